@@ -1,0 +1,16 @@
+// The only list of agent providers. The CLI, refs, `sessions` and search read it from here.
+import type { Provider } from './types.js';
+
+const providers: Provider[] = [];
+
+export function allProviders(): readonly Provider[] {
+  return providers;
+}
+
+export function findProvider(name: string): Provider | undefined {
+  return providers.find((p) => p.name === name);
+}
+
+export function providerNames(): string[] {
+  return providers.map((p) => p.name);
+}

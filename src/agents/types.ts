@@ -1,0 +1,55 @@
+// The provider-neutral model every agent transcript is imported into (agent-formats.md §1).
+export type BlockKind = 'user' | 'assistant' | 'tool_call' | 'tool_output' | 'thinking';
+
+export type Block = {
+  kind: BlockKind;
+  text: string;
+  /** Tool name for tool_call / tool_output. */
+  label?: string;
+  callId?: string;
+  timestamp?: string;
+  isError?: boolean;
+};
+
+export type AgentSession = {
+  id: string;
+  cwd?: string;
+  title?: string;
+  startedAt?: string;
+  updatedAt?: string;
+  /** Only real user messages are `user` blocks: providers drop or re-kind injected records. */
+  blocks: Block[];
+  /** Set by a provider that knows the newest turn has not finished (no completion marker yet). */
+  lastTurnOpen?: boolean;
+};
+
+/** What listing needs, read cheaply (stat plus bounded head/tail reads). */
+export type SessionSummary = {
+  provider: string;
+  id: string;
+  /** Where the session lives: a file path, or a URI such as `opencode:<id>` for databases. */
+  location: string;
+  cwd?: string;
+  /** Every cwd the session recorded, for the workspace filter. */
+  cwds?: string[];
+  title?: string;
+  startedAt?: string;
+  updatedAt: string;
+};
+
+export type DiscoverOptions = { env: NodeJS.ProcessEnv };
+
+export interface Provider {
+  /** Also the ref source: `claude/<session>/3`. */
+  readonly name: string;
+  /** Sessions of this provider, any order; absent data yields nothing and says nothing. */
+  discover(opts: DiscoverOptions): AsyncIterable<SessionSummary>;
+  /** Full, streaming parse of one session found by `discover`. */
+  load(summary: SessionSummary, opts: DiscoverOptions): Promise<AgentSession>;
+  /** The session the calling process runs inside, from env hints (CODEX_THREAD_ID, …). */
+  currentSessionHint?(env: NodeJS.ProcessEnv): string | undefined;
+  /** True when a file's content is this provider's transcript format (for `import <path>`). */
+  detect?(head: string, path: string): boolean;
+  /** Parse a transcript file given by path (for `import <path>`). */
+  loadFile?(path: string, opts: DiscoverOptions): Promise<AgentSession>;
+}

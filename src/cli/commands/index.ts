@@ -1,0 +1,10 @@
+// Every command, by name and alias. Modules load lazily so a one-shot command pays only for itself.
+import type { CommandEntry } from '../spec.js';
+
+export const commands: CommandEntry[] = [
+  { name: 'copy', aliases: { c: [], ci: ['in'], co: ['out'], cc: ['cmd'] }, load: () => import('./copy.js') },
+  { name: 'diff', load: () => import('./diff.js') },
+  { name: 'show', load: () => import('./show.js') },
+  { name: 'import', load: () => import('./import.js') },
+  { name: 'demo', load: () => import('./demo.js') },
+];

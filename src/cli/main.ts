@@ -1,0 +1,47 @@
+// Entry point: pick the command, parse its flags on the fast path (yargs only for help and
+// errors), run it, and turn any error into one line and an exit code.
+import { SivtrError } from '../errors.js';
+import { commands } from './commands/index.js';
+import { parseFast } from './parse-fast.js';
+import type { ParsedArgs, CommandModule } from './spec.js';
+
+const VERSION = '0.1.0';
+
+async function resolve(argv: string[]): Promise<{ module: CommandModule; args: ParsedArgs } | undefined> {
+  const [first, ...rest] = argv;
+  const entry = first ? commands.find((c) => c.name === first || (c.aliases && first in c.aliases)) : undefined;
+  if (entry) {
+    const module = await entry.load();
+    const expanded = [...(entry.aliases?.[first!] ?? []), ...rest];
+    const args = parseFast(module.spec, expanded);
+    if (args) return { module, args };
+  }
+  const { parseWithYargs } = await import('./yargs-app.js');
+  const parsed = await parseWithYargs(commands, argv, VERSION);
+  if (parsed && entry) {
+    // yargs validated the alias form; prepend the words the alias stands for.
+    parsed.args._ = [...(entry.aliases?.[first!] ?? []), ...parsed.args._];
+  }
+  return parsed;
+}
+
+export async function main(argv: string[]): Promise<number> {
+  try {
+    const chosen = await resolve(argv);
+    if (!chosen) return 0; // help or version was printed
+    return (await chosen.module.run(chosen.args)) ?? 0;
+  } catch (error) {
+    if (error instanceof SivtrError) {
+      process.stderr.write(`sivtr: ${error.message}\n`);
+      if (process.env.SIVTR_DEBUG) process.stderr.write(`${error.stack}\n`);
+      return error.exitCode;
+    }
+    const message = error instanceof Error ? error.message : String(error);
+    process.stderr.write(`sivtr: unexpected error: ${message} — rerun with SIVTR_DEBUG=1 and report it\n`);
+    if (process.env.SIVTR_DEBUG && error instanceof Error) process.stderr.write(`${error.stack}\n`);
+    return 1;
+  }
+}
+
+const code = await main(process.argv.slice(2));
+process.exitCode = code;

@@ -1,0 +1,137 @@
+// SessionEntry: one recorded command. Normalisation is the same at construction and at load,
+// so a log written by any version of sivtr (or by the pure-shell hooks) reads back the same way.
+import { renderTerminalText, trimTrailingNewlines } from '../text/terminal-text.js';
+
+export type SessionEntry = {
+  prompt: string;
+  command: string;
+  output: string;
+  prompt_ansi?: string;
+  output_ansi?: string;
+  cwd?: string;
+  ended_at?: string;
+  duration_ms?: number;
+  exit_code?: number;
+};
+
+export type EntryFields = {
+  prompt?: string;
+  command: string;
+  output?: string;
+  prompt_ansi?: string;
+  output_ansi?: string;
+  cwd?: string;
+  ended_at?: string | Date;
+  duration_ms?: number;
+  exit_code?: number;
+};
+
+// Anything but tab and newline among the C0 controls (and ESC/CSI) needs the terminal model.
+const NEEDS_MODEL = /[\x00-\x08\x0b-\x1f\x7f\x9b]/;
+const SGR_ONLY = /\x1b\[[0-9;:]*m/g;
+
+function crlf(text: string): string {
+  return text.includes('\r\n') ? text.replace(/\r\n/g, '\n') : text;
+}
+
+/** Plain and ANSI variants of one field; `ansi` is undefined when it adds nothing. */
+function renderField(plainSource: string, ansiSource: string | undefined): { plain: string; ansi?: string } {
+  const raw = crlf(plainSource);
+  const plain = NEEDS_MODEL.test(raw) ? renderTerminalText(raw).plain : trimTrailingNewlines(raw);
+  const colourSource = ansiSource !== undefined ? crlf(ansiSource) : raw;
+  if (!colourSource.includes('\x1b') && !colourSource.includes('\x9b')) return { plain };
+  let ansi: string;
+  const withoutSgr = colourSource.replace(SGR_ONLY, '');
+  if (!NEEDS_MODEL.test(withoutSgr) && trimTrailingNewlines(withoutSgr) === plain) {
+    ansi = trimTrailingNewlines(colourSource); // already what the model would keep: skip re-rendering
+  } else {
+    ansi = renderTerminalText(colourSource).ansi;
+  }
+  return ansi !== '' && ansi !== plain ? { plain, ansi } : { plain };
+}
+
+function isoWithOffset(value: string | Date | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  if (value instanceof Date) return Number.isNaN(value.getTime()) ? undefined : value.toISOString();
+  return value === '' ? undefined : value;
+}
+
+function wholeNumber(value: unknown, min = -Infinity): number | undefined {
+  return typeof value === 'number' && Number.isFinite(value) && value >= min ? Math.round(value) : undefined;
+}
+
+/** Builds a normalised entry; keys come out in the order the log format fixes. */
+export function makeEntry(fields: EntryFields): SessionEntry {
+  const rawPrompt = crlf(fields.prompt ?? '');
+  const prompt = renderField(rawPrompt, fields.prompt_ansi);
+  // A prompt keeps one trailing newline: it decides whether the command goes on the next line.
+  const promptNewline = /\n$/.test(rawPrompt) && prompt.plain !== '' ? '\n' : '';
+  const output = renderField(fields.output ?? '', fields.output_ansi);
+  const entry: SessionEntry = {
+    prompt: prompt.plain + promptNewline,
+    command: trimTrailingNewlines(crlf(fields.command)),
+    output: output.plain,
+  };
+  if (prompt.ansi !== undefined) entry.prompt_ansi = prompt.ansi + promptNewline;
+  if (output.ansi !== undefined) entry.output_ansi = output.ansi;
+  if (fields.cwd) entry.cwd = fields.cwd;
+  const endedAt = isoWithOffset(fields.ended_at);
+  if (endedAt !== undefined) entry.ended_at = endedAt;
+  const duration = wholeNumber(fields.duration_ms, 0);
+  if (duration !== undefined) entry.duration_ms = duration;
+  const exitCode = wholeNumber(fields.exit_code);
+  if (exitCode !== undefined && Number.isInteger(fields.exit_code)) entry.exit_code = exitCode;
+  return entry;
+}
+
+const optionalString = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
+
+/** A parsed JSON value → a normalised entry, or undefined when it is not an entry at all. */
+export function entryFromJson(value: unknown): SessionEntry | undefined {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
+  const v = value as Record<string, unknown>;
+  if (typeof v.command !== 'string' || typeof v.output !== 'string') return undefined;
+  if (v.prompt !== undefined && typeof v.prompt !== 'string') return undefined;
+  return makeEntry({
+    prompt: optionalString(v.prompt),
+    command: v.command,
+    output: v.output,
+    prompt_ansi: optionalString(v.prompt_ansi),
+    output_ansi: optionalString(v.output_ansi),
+    cwd: optionalString(v.cwd),
+    ended_at: optionalString(v.ended_at),
+    duration_ms: typeof v.duration_ms === 'number' ? v.duration_ms : undefined,
+    exit_code: typeof v.exit_code === 'number' ? v.exit_code : undefined,
+  });
+}
+
+/** A whole log line → entry, or undefined for blank, corrupt or foreign lines. */
+export function parseEntryLine(line: string): SessionEntry | undefined {
+  const text = line.endsWith('\r') ? line.slice(0, -1) : line;
+  if (text.trim() === '') return undefined;
+  try {
+    return entryFromJson(JSON.parse(text));
+  } catch {
+    return undefined;
+  }
+}
+
+export function serializeEntry(entry: SessionEntry): string {
+  return JSON.stringify(makeEntry(entry));
+}
+
+/** An entry with neither command nor output is not a record, but it keeps its position. */
+export function isRecord(entry: SessionEntry): boolean {
+  return entry.command.trim() !== '' || entry.output.trim() !== '';
+}
+
+/** Where the command goes relative to the prompt, exactly as a terminal showed it. */
+export function renderInput(prompt: string, command: string): string {
+  if (prompt === '') return command;
+  if (prompt.endsWith('\n')) return prompt + command;
+  return /\s$/.test(prompt) ? prompt + command : `${prompt} ${command}`;
+}
+
+export function renderBlock(input: string, output: string): string {
+  return output === '' ? input : `${input}\n${output}`;
+}

@@ -1,0 +1,279 @@
+// The one terminal text model: raw terminal text in, what a terminal would display out.
+// It is a line-level model (no screen size, no wrapping): carriage returns, backspaces,
+// erase-in-line and horizontal cursor moves are applied per line so a progress bar leaves its
+// final frame; SGR colour is kept per cell so the ANSI variant shows the same text with colours.
+// It is streaming: `write` may be called with any chunking and gives the same result.
+
+export type RenderedText = { plain: string; ansi: string };
+
+type Cell = { ch: string; style: string };
+
+const enum State {
+  Ground,
+  Escape,
+  EscapeIntermediate,
+  Csi,
+  Osc,
+  OscEscape,
+  String, // DCS / SOS / PM / APC: swallowed up to ST
+  StringEscape,
+}
+
+/** How far `CSI n A` may move up: enough for multi-line progress displays, bounded memory. */
+const MAX_CURSOR_UP = 64;
+/** SGR sequences kept per style before the oldest are dropped (keeps styles bounded). */
+const MAX_STYLE_PARTS = 12;
+const MAX_CSI_LENGTH = 64;
+
+export class TerminalText {
+  private donePlain: string[] = [];
+  private doneAnsi: string[] = [];
+  /** Lines still reachable by the cursor (cursor-up); the oldest are committed when it grows. */
+  private live: Cell[][] = [[]];
+  private row = 0;
+  private col = 0;
+  private style = '';
+  private state = State.Ground;
+  private seq = '';
+
+  write(text: string): void {
+    for (const ch of text) this.feed(ch);
+  }
+
+  /** Everything written so far, rendered; trailing newlines trimmed. */
+  snapshot(): RenderedText {
+    const plain = [...this.donePlain];
+    const ansi = [...this.doneAnsi];
+    for (const line of this.live) {
+      const [p, a] = renderLine(line);
+      plain.push(p);
+      ansi.push(a);
+    }
+    return { plain: trimTrailingNewlines(plain.join('\n')), ansi: trimTrailingNewlines(ansi.join('\n')) };
+  }
+
+  private feed(ch: string): void {
+    switch (this.state) {
+      case State.Ground:
+        return this.ground(ch);
+      case State.Escape:
+        return this.escape(ch);
+      case State.EscapeIntermediate:
+        // ESC ( B and friends: one final byte after the intermediates.
+        if (ch >= '0' && ch <= '~') this.state = State.Ground;
+        return;
+      case State.Csi:
+        if (ch >= '@' && ch <= '~') {
+          this.state = State.Ground;
+          this.csi(this.seq, ch);
+          this.seq = '';
+        } else if (this.seq.length < MAX_CSI_LENGTH) {
+          this.seq += ch;
+        }
+        return;
+      case State.Osc:
+        if (ch === '\x07') this.state = State.Ground;
+        else if (ch === '\x1b') this.state = State.OscEscape;
+        return;
+      case State.OscEscape:
+        this.state = ch === '\\' ? State.Ground : State.Osc;
+        return;
+      case State.String:
+        if (ch === '\x1b') this.state = State.StringEscape;
+        return;
+      case State.StringEscape:
+        this.state = ch === '\\' ? State.Ground : State.String;
+        return;
+    }
+  }
+
+  private ground(ch: string): void {
+    switch (ch) {
+      case '\x1b':
+        this.state = State.Escape;
+        return;
+      case '\n':
+        this.newline();
+        return;
+      case '\r':
+        this.col = 0;
+        return;
+      case '\b':
+        if (this.col > 0) this.col--;
+        return;
+      case '\t':
+        this.put('\t');
+        return;
+      case '\x9b': // 8-bit CSI
+        this.state = State.Csi;
+        this.seq = '';
+        return;
+    }
+    const code = ch.codePointAt(0)!;
+    if (code < 0x20 || code === 0x7f) return; // other C0 controls (BEL, SO, SI…) display nothing
+    this.put(ch);
+  }
+
+  private escape(ch: string): void {
+    switch (ch) {
+      case '[':
+        this.state = State.Csi;
+        this.seq = '';
+        return;
+      case ']':
+        this.state = State.Osc;
+        return;
+      case 'P':
+      case 'X':
+      case '^':
+      case '_':
+        this.state = State.String;
+        return;
+    }
+    if (ch >= ' ' && ch <= '/') {
+      this.state = State.EscapeIntermediate;
+      return;
+    }
+    this.state = State.Ground; // ESC 7, ESC 8, ESC =, ESC M…: no effect on the text
+  }
+
+  private csi(params: string, final: string): void {
+    const privateMarker = params.length > 0 && '<=>?'.includes(params[0]!);
+    if (privateMarker) return; // modes (bracketed paste, cursor visibility…) change no text
+    const nums = params.split(';').map((p) => (p === '' ? NaN : Number.parseInt(p, 10)));
+    const n = Number.isFinite(nums[0]) && nums[0]! > 0 ? nums[0]! : 1;
+    switch (final) {
+      case 'm':
+        return this.sgr(params);
+      case 'K':
+        return this.eraseInLine(Number.isFinite(nums[0]) ? nums[0]! : 0);
+      case 'D':
+        this.col = Math.max(0, this.col - n);
+        return;
+      case 'C':
+        this.col += n;
+        return;
+      case 'G':
+        this.col = n - 1;
+        return;
+      case 'A':
+        this.row = Math.max(0, this.row - Math.min(n, MAX_CURSOR_UP));
+        return;
+      case 'B':
+        for (let i = 0; i < n; i++) this.newline(false);
+        return;
+      case 'E':
+        for (let i = 0; i < n; i++) this.newline();
+        return;
+      case 'F':
+        this.row = Math.max(0, this.row - Math.min(n, MAX_CURSOR_UP));
+        this.col = 0;
+        return;
+      case 'J': {
+        const mode = Number.isFinite(nums[0]) ? nums[0]! : 0;
+        if (mode === 0) {
+          this.eraseInLine(0);
+          this.live.length = this.row + 1;
+        }
+        return;
+      }
+      case 'P': {
+        const line = this.live[this.row]!;
+        line.splice(this.col, n);
+        return;
+      }
+      case 'X': {
+        const line = this.live[this.row]!;
+        for (let i = this.col; i < Math.min(line.length, this.col + n); i++) line[i] = { ch: ' ', style: '' };
+        return;
+      }
+    }
+  }
+
+  private sgr(params: string): void {
+    const parts = params.split(';');
+    const resetAt = parts.lastIndexOf('0');
+    if (params === '' || parts.every((p) => p === '' || p === '0')) {
+      this.style = '';
+      return;
+    }
+    if (resetAt >= 0 && !isExtendedColourArgument(parts, resetAt)) {
+      this.style = '';
+      const rest = parts.slice(resetAt + 1);
+      if (rest.length > 0) this.style = `\x1b[${rest.join(';')}m`;
+      return;
+    }
+    const style = this.style + `\x1b[${params}m`;
+    const pieces = style.split('\x1b[').filter(Boolean);
+    this.style = pieces.length > MAX_STYLE_PARTS ? pieces.slice(-MAX_STYLE_PARTS).map((p) => '\x1b[' + p).join('') : style;
+  }
+
+  private eraseInLine(mode: number): void {
+    const line = this.live[this.row]!;
+    if (mode === 0) line.length = Math.min(line.length, this.col);
+    else if (mode === 1) for (let i = 0; i <= this.col && i < line.length; i++) line[i] = { ch: ' ', style: '' };
+    else line.length = 0;
+  }
+
+  private put(ch: string): void {
+    const line = this.live[this.row]!;
+    while (line.length < this.col) line.push({ ch: ' ', style: '' });
+    line[this.col] = { ch, style: this.style };
+    this.col++;
+  }
+
+  private newline(carriageReturn = true): void {
+    this.row++;
+    if (carriageReturn) this.col = 0;
+    if (this.row >= this.live.length) this.live.push([]);
+    // Lines the cursor can no longer reach are final: render them once and drop the cells.
+    while (this.live.length > MAX_CURSOR_UP + 1 && this.row > 0) {
+      const [p, a] = renderLine(this.live.shift()!);
+      this.donePlain.push(p);
+      this.doneAnsi.push(a);
+      this.row--;
+    }
+  }
+}
+
+/** `38;5;0` and `38;2;0;0;0` carry zeros that are colour values, not resets. */
+function isExtendedColourArgument(parts: string[], index: number): boolean {
+  for (let i = Math.max(0, index - 4); i < index; i++) {
+    if (parts[i] === '38' || parts[i] === '48' || parts[i] === '58') {
+      const kind = parts[i + 1];
+      const span = kind === '5' ? 2 : kind === '2' ? 4 : 0;
+      if (index <= i + span) return true;
+    }
+  }
+  return false;
+}
+
+function renderLine(line: Cell[]): [string, string] {
+  let plain = '';
+  let ansi = '';
+  let current = '';
+  for (const cell of line) {
+    plain += cell.ch;
+    if (cell.style !== current) {
+      if (current !== '') ansi += '\x1b[0m';
+      ansi += cell.style;
+      current = cell.style;
+    }
+    ansi += cell.ch;
+  }
+  if (current !== '') ansi += '\x1b[0m';
+  return [plain, ansi];
+}
+
+export function trimTrailingNewlines(text: string): string {
+  let end = text.length;
+  while (end > 0 && text[end - 1] === '\n') end--;
+  return text.slice(0, end);
+}
+
+/** Raw terminal text → the (plain, ansi) pair a terminal would have displayed. */
+export function renderTerminalText(raw: string): RenderedText {
+  const model = new TerminalText();
+  model.write(raw);
+  return model.snapshot();
+}
