@@ -1,0 +1,60 @@
+// sivtr copy [in|out|cmd] [SELECTOR]            — terminal records
+// sivtr copy PROVIDER [in|out|tool|all] [SELECTOR] [--session N|ID]  — agent sessions
+import { SivtrError } from '../../errors.js';
+import { filterLines } from '../../memory/lines.js';
+import { AGENT_MODES, pickAgent, pickTerminal, TERMINAL_MODES, type AgentMode, type Picked } from '../../memory/pick.js';
+import { parseRecency } from '../../memory/selector.js';
+import { getSource, isSourceName } from '../../memory/sources.js';
+import { deliver } from '../deliver.js';
+import type { CommandSpec, ParsedArgs } from '../spec.js';
+import { listOptions, str } from './common.js';
+
+export const spec: CommandSpec = {
+  name: 'copy',
+  usage: '[what..]',
+  describe: 'copy a recorded block (or an agent message) to the clipboard',
+  positionals: [{ name: 'what', describe: '[in|out|cmd] [SELECTOR], or PROVIDER [in|out|tool|all] [SELECTOR]', variadic: true }],
+  flags: {
+    print: { type: 'boolean', alias: 'p', describe: 'also write the text to stdout' },
+    ansi: { type: 'boolean', describe: 'keep colours (SGR sequences)' },
+    prompt: { type: 'string', describe: 'replace the recorded prompt with P' },
+    regex: { type: 'string', alias: 'r', describe: 'keep only lines matching R (JavaScript syntax)' },
+    'ignore-case': { type: 'boolean', alias: 'i', describe: 'make --regex case-insensitive' },
+    lines: { type: 'string', alias: 'l', describe: 'keep lines: 5, 1:5, 1,3,8:12, -20: (last 20)' },
+    session: { type: 'string', alias: 's', describe: 'agent session: Nth newest or an id/prefix' },
+  },
+  examples: [
+    ['sivtr copy', 'the last command and its output'],
+    ['sivtr copy out 2 --print', 'the output before the last, also to stdout'],
+    ['sivtr copy in 2..4', 'three commands as typed'],
+    ['sivtr copy claude out', "Claude Code's last reply"],
+  ],
+};
+
+async function pickFor(args: ParsedArgs): Promise<Picked> {
+  const words = [...args._];
+  const opts = listOptions(args);
+  if (words[0] !== undefined && !(words[0] in TERMINAL_MODES) && isSourceName(words[0]) && words[0] !== 'terminal') {
+    const provider = words.shift()!;
+    const mode: AgentMode = words[0] !== undefined && (AGENT_MODES as readonly string[]).includes(words[0]) ? (words.shift() as AgentMode) : 'turn';
+    if (words.length > 1) throw new SivtrError(`unexpected "${words.slice(1).join(' ')}"`, `usage: sivtr copy ${provider} [in|out|tool|all] [SELECTOR]`);
+    const session = await getSource(provider).open(str(args.session) ?? 'current', opts);
+    const recency = words[0] !== undefined ? parseRecency(words[0]) : undefined;
+    return pickAgent(session.units, mode, recency, `${provider}/${session.info.displayId}`);
+  }
+  if (words[0] === 'terminal') words.shift();
+  const mode = words[0] !== undefined && words[0] in TERMINAL_MODES ? words.shift()! : undefined;
+  if (words.length > 1) throw new SivtrError(`unexpected "${words.slice(1).join(' ')}"`, 'usage: sivtr copy [in|out|cmd] [SELECTOR]');
+  if (args.session !== undefined) throw new SivtrError('--session is for agent sources', 'use a ref such as `sivtr show terminal/<id>/3` for another terminal');
+  const recency = parseRecency(words[0]);
+  const session = await getSource('terminal').open('current', opts);
+  return pickTerminal(session.units, mode ? TERMINAL_MODES[mode]! : 'block', recency, { ansi: Boolean(args.ansi), prompt: str(args.prompt) });
+}
+
+export async function run(args: ParsedArgs): Promise<number> {
+  const picked = await pickFor(args);
+  const filter = { regex: str(args.regex), ignoreCase: Boolean(args['ignore-case']), lines: str(args.lines) };
+  const text = filterLines(picked.text, filter, picked.plain);
+  await deliver(text, { print: Boolean(args.print), what: picked.what });
+  return 0;
+}

@@ -1,0 +1,48 @@
+// sivtr diff LEFT RIGHT — compare two records, turns or parts (outputs by default).
+import { SivtrError } from '../../errors.js';
+import type { Aspect } from '../../memory/render.js';
+import { resolveSide } from '../../memory/side.js';
+import { sideBySideDiff, unifiedDiff } from '../diff-format.js';
+import type { CommandSpec, ParsedArgs } from '../spec.js';
+import { listOptions, useColor } from './common.js';
+
+export const spec: CommandSpec = {
+  name: 'diff',
+  usage: '<left> <right>',
+  describe: 'diff two records, turns or parts (outputs by default)',
+  positionals: [
+    { name: 'left', describe: 'a recency selector (1 = newest) or a ref' },
+    { name: 'right', describe: 'a recency selector or a ref' },
+  ],
+  flags: {
+    output: { type: 'boolean', describe: 'compare outputs (default)' },
+    block: { type: 'boolean', describe: 'compare whole blocks (input and output)' },
+    input: { type: 'boolean', describe: 'compare rendered inputs' },
+    cmd: { type: 'boolean', describe: 'compare bare commands' },
+    'side-by-side': { type: 'boolean', alias: 'y', describe: 'two columns, aligned to the terminal width' },
+    'exit-code': { type: 'boolean', describe: 'exit 1 when the sides differ' },
+  },
+  examples: [
+    ['sivtr diff 1 2', 'the last output against the one before'],
+    ['sivtr diff terminal/current/4 claude/3f2a9c1d/2/p3 --side-by-side', 'a record against an agent tool output'],
+  ],
+};
+
+export async function run(args: ParsedArgs): Promise<number> {
+  const [leftSpec, rightSpec] = args._;
+  if (leftSpec === undefined || rightSpec === undefined) throw new SivtrError('diff needs two sides', 'e.g. `sivtr diff 1 2`', 2);
+  const aspects = (['output', 'block', 'input', 'cmd'] as const).filter((a) => args[a]);
+  if (aspects.length > 1) throw new SivtrError(`choose one of --${aspects.join(', --')}`, 'they pick what is compared', 2);
+  const aspect: Aspect = ({ output: 'output', block: 'block', input: 'input', cmd: 'command' } as const)[aspects[0] ?? 'output'];
+  const opts = listOptions(args);
+  const left = await resolveSide(leftSpec, aspect, opts);
+  const right = await resolveSide(rightSpec, aspect, opts);
+  if (left.text === right.text) {
+    process.stdout.write('no differences\n');
+    return 0;
+  }
+  const color = useColor(args);
+  const width = process.stdout.columns || Number(process.env.COLUMNS) || 100;
+  process.stdout.write(args['side-by-side'] ? await sideBySideDiff(left, right, width, color) : await unifiedDiff(left, right, color));
+  return args['exit-code'] ? 1 : 0;
+}

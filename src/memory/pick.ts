@@ -1,0 +1,64 @@
+// What `copy` picks: terminal records by recency, or agent messages by mode and recency.
+import { SivtrError } from '../errors.js';
+import { renderParts, unitText, finalReply, type Aspect, type RenderOptions } from './render.js';
+import { selectRecent, type Recency } from './selector.js';
+import type { Part, Unit } from './types.js';
+
+export type Picked = { text: string; plain: string; what: string };
+
+export type TerminalMode = 'block' | 'in' | 'out' | 'cmd';
+export const TERMINAL_MODES: Record<string, Aspect> = { in: 'input', out: 'output', cmd: 'command' };
+
+function describe(units: Unit[]): string {
+  const first = units[0]!;
+  const last = units.at(-1)!;
+  const span = units.length === 1 ? `#${first.index}` : `#${first.index}–#${last.index}`;
+  return units.length === 1 && first.title ? `${span} ${first.title}` : span;
+}
+
+export function pickTerminal(units: Unit[], aspect: Aspect, recency: Recency, opts: RenderOptions): Picked {
+  const chosen = selectRecent(units, recency, 'command');
+  const text = chosen.map((u) => unitText(u, aspect, opts)).join('\n\n');
+  const plain = opts.ansi ? chosen.map((u) => unitText(u, aspect, { ...opts, ansi: false })).join('\n\n') : text;
+  return { text, plain, what: describe(chosen) };
+}
+
+export type AgentMode = 'turn' | 'in' | 'out' | 'tool' | 'all';
+export const AGENT_MODES = ['in', 'out', 'tool', 'all'] as const;
+
+type Item = { unit: Unit; parts: Part[] };
+
+function itemsFor(units: Unit[], mode: AgentMode): Item[] {
+  switch (mode) {
+    case 'turn':
+      return units.filter((u) => u.complete !== false).map((u) => {
+        const reply = finalReply(u);
+        return { unit: u, parts: [...u.parts.filter((p) => p.kind === 'user'), ...(reply ? [reply] : [])] };
+      });
+    case 'in':
+      return units.flatMap((u) => u.parts.filter((p) => p.kind === 'user').slice(0, 1).map((p) => ({ unit: u, parts: [p] })));
+    case 'out':
+      return units.filter((u) => u.complete !== false).flatMap((u) => {
+        const reply = finalReply(u);
+        return reply ? [{ unit: u, parts: [reply] }] : [];
+      });
+    case 'tool':
+      return units.flatMap((u) => u.parts.filter((p) => p.kind === 'tool_output').map((p) => ({ unit: u, parts: [p] })));
+    case 'all':
+      return units.map((u) => ({ unit: u, parts: u.parts }));
+  }
+}
+
+const NOUNS: Record<AgentMode, string> = { turn: 'completed turn', in: 'user message', out: 'reply', tool: 'tool output', all: 'turn' };
+
+export function pickAgent(units: Unit[], mode: AgentMode, recency: Recency | undefined, sessionLabel: string): Picked {
+  const items = itemsFor(units, mode);
+  if (items.length === 0) throw new SivtrError(`no ${NOUNS[mode]} in ${sessionLabel} yet`, 'pick another session with --session N or ID');
+  const chosen = mode === 'all' && recency === undefined ? items : selectRecent(items, recency ?? { from: 1, to: 1 }, NOUNS[mode]);
+  const render = (item: Item): string =>
+    mode === 'turn' || mode === 'all' ? renderParts(item.parts) : item.parts.map((p) => p.text).join('\n\n');
+  const text = chosen.map(render).join('\n\n');
+  const turns = [...new Set(chosen.map((i) => i.unit.index))];
+  const what = `${sessionLabel} turn${turns.length === 1 ? '' : 's'} ${turns.length === 1 ? turns[0] : `${turns[0]}–${turns.at(-1)}`}`;
+  return { text, plain: text, what };
+}

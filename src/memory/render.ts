@@ -1,0 +1,63 @@
+// Text of a unit or part as copy, show and diff print it.
+import { renderBlock, renderInput } from '../session/entry.js';
+import type { Part, Unit } from './types.js';
+
+export type Aspect = 'block' | 'input' | 'output' | 'command';
+export type RenderOptions = { ansi?: boolean; prompt?: string };
+
+const partText = (part: Part | undefined, ansi?: boolean): string => (part ? (ansi && part.ansi !== undefined ? part.ansi : part.text) : '');
+
+export function isTerminalUnit(unit: Unit): boolean {
+  return unit.source === 'terminal' || unit.parts[0]?.kind === 'prompt';
+}
+
+function terminalText(unit: Unit, aspect: Aspect, opts: RenderOptions): string {
+  const [prompt, command, output] = unit.parts;
+  const promptText = opts.prompt ?? partText(prompt, opts.ansi);
+  switch (aspect) {
+    case 'command':
+      return partText(command);
+    case 'output':
+      return partText(output, opts.ansi);
+    case 'input':
+      return renderInput(promptText, partText(command));
+    case 'block':
+      return renderBlock(renderInput(promptText, partText(command)), partText(output, opts.ansi));
+  }
+}
+
+export function partHeading(part: Part): string {
+  const what = part.label ? `${part.kind}: ${part.label}` : part.kind;
+  return `── p${part.n} ${what}${part.isError ? ' (error)' : ''} ──`;
+}
+
+/** An agent turn (or any list of parts) with a heading line per part. */
+export function renderParts(parts: readonly Part[], opts: RenderOptions = {}): string {
+  return parts.map((p) => `${partHeading(p)}\n${partText(p, opts.ansi)}`).join('\n\n');
+}
+
+/** The final assistant reply of a turn, if any. */
+export function finalReply(unit: Unit): Part | undefined {
+  return unit.parts.findLast((p) => p.kind === 'assistant');
+}
+
+function agentText(unit: Unit, aspect: Aspect, opts: RenderOptions): string {
+  switch (aspect) {
+    case 'block':
+      return renderParts(unit.parts, opts);
+    case 'input':
+      return unit.parts.filter((p) => p.kind === 'user').map((p) => p.text).join('\n\n');
+    case 'output':
+      return partText(finalReply(unit));
+    case 'command':
+      return unit.parts.filter((p) => p.kind === 'tool_call').map((p) => (p.label ? `${p.label} ${p.text}` : p.text)).join('\n\n');
+  }
+}
+
+export function unitText(unit: Unit, aspect: Aspect, opts: RenderOptions = {}): string {
+  return isTerminalUnit(unit) ? terminalText(unit, aspect, opts) : agentText(unit, aspect, opts);
+}
+
+export function renderPart(part: Part, opts: RenderOptions = {}): string {
+  return partText(part, opts.ansi);
+}
