@@ -1,0 +1,282 @@
+# sivtr shell integration for bash (>= 3.2). Loaded by the block `sivtr init bash` adds to ~/.bashrc,
+# or by `sivtr shell bash` itself.
+#
+# Two modes, one snippet:
+#  - under `sivtr shell` (SIVTR_NONCE in the environment) it prints OSC 133 A/B/C/D, 633;E (command line)
+#    and 633;P;Cwd markers carrying the session nonce; the recorder keeps the real output;
+#  - otherwise it appends one metadata-only SessionEntry line per command to
+#    <data>/terminals/<SIVTR_TERMINAL_ID>.jsonl, from pure shell code.
+# Nothing on the prompt path forks: builtins, parameter expansion and redirections only.
+# `$?` is captured on the first line of the first PROMPT_COMMAND hook and returned unchanged.
+
+[[ $- == *i* ]] || return 0
+[[ -n ${SIVTR_DISABLE-} ]] && return 0
+[[ -n ${__sivtr_loaded-} ]] && return 0 # sourced twice (rc block + `sivtr shell`): one set of hooks
+
+if [[ -n ${SIVTR_NONCE-} ]]; then
+  __sivtr_mode=proxy
+  __sivtr_nonce=$SIVTR_NONCE
+  unset SIVTR_NONCE # nested shells must not speak for this session
+elif [[ -n ${SIVTR_PTY_PROXY-} ]]; then
+  return 0 # a shell nested inside a recorded one: its text is part of the outer command's output
+else
+  __sivtr_mode=hooks
+fi
+__sivtr_loaded=1
+
+# --- state -----------------------------------------------------------------------------------------
+__sivtr_noop=('')   # PS0 evaluates assignments inside this array's subscript: state without a fork
+__sivtr_ran=0       # set by PS0 (or the DEBUG trap) when a command line was accepted
+__sivtr_t0=         # microseconds since the epoch at PS0 (bash >= 5)
+__sivtr_hn=${HISTCMD-0} # history number at the previous prompt: unchanged means the line was not saved
+__sivtr_cmd=
+__sivtr_cwd=$PWD     # the directory a command starts in (the previous prompt's)
+__sivtr_prompt=
+
+if [[ $__sivtr_mode == hooks ]]; then
+  if [[ $OSTYPE == darwin* ]]; then
+    __sivtr_data=${SIVTR_DATA_DIR:-$HOME/Library/Application Support/sivtr}
+  else
+    __sivtr_data=${SIVTR_DATA_DIR:-${XDG_STATE_HOME:-$HOME/.local/state}/sivtr}
+  fi
+  if [[ -z ${EPOCHSECONDS-} ]] && (( BASH_VERSINFO[0] > 4 || (BASH_VERSINFO[0] == 4 && BASH_VERSINFO[1] >= 2) )); then
+    printf -v __sivtr_start '%(%s)T' -1
+  fi
+  # Unique across time: pid plus start second (pids are reused, seconds are not).
+  SIVTR_TERMINAL_ID=$$-${EPOCHSECONDS:-${__sivtr_start:-$RANDOM$RANDOM}}
+  export SIVTR_TERMINAL_ID
+  __sivtr_log=$__sivtr_data/terminals/$SIVTR_TERMINAL_ID.jsonl
+  [[ -d $__sivtr_data/terminals ]] || (umask 077 && mkdir -p "$__sivtr_data/terminals") 2>/dev/null
+else
+  __sivtr_data=${SIVTR_DATA_DIR:-${XDG_STATE_HOME:-$HOME/.local/state}/sivtr}
+  [[ $OSTYPE == darwin* && -z ${SIVTR_DATA_DIR-} ]] && __sivtr_data="$HOME/Library/Application Support/sivtr"
+fi
+__sivtr_umask=$(builtin umask) # load time, not the prompt path
+# `history 1` is written to this file and read back: a builtin with a redirection does not fork,
+# `$(history 1)` would. One file per shell pid, so they stay bounded.
+__sivtr_histfile=$__sivtr_data/terminals/.cmd-$$
+
+# --- escaping --------------------------------------------------------------------------------------
+# JSON string escaping (RFC 8259), result in REPLY. Byte-wise under LC_ALL=C; UTF-8 passes through.
+__sivtr_json() {
+  local LC_ALL=C s=$1 i c out
+  s=${s//\\/\\\\}; s=${s//\"/\\\"}
+  s=${s//$'\n'/\\n}; s=${s//$'\r'/\\r}; s=${s//$'\t'/\\t}; s=${s//$'\e'/\\u001b}
+  s=${s//$'\001'/}; s=${s//$'\002'/} # readline's invisible-text brackets from ${PS1@P}
+  if [[ $s == *[$'\001'-$'\037']* ]]; then
+    out=
+    for (( i = 0; i < ${#s}; i++ )); do
+      c=${s:$i:1}
+      case $c in [$'\001'-$'\037']) printf -v c '\\u%04x' "'$c" ;; esac
+      out+=$c
+    done
+    s=$out
+  fi
+  REPLY=$s
+}
+
+# VS Code's 633 escaping: `\` -> `\\`, `;` and every byte <= 0x20 -> \xHH. Result in REPLY.
+__sivtr_osc_escape() {
+  local LC_ALL=C s=$1 i c out
+  s=${s//\\/\\\\}; s=${s//;/\\x3b}; s=${s// /\\x20}
+  s=${s//$'\n'/\\x0a}; s=${s//$'\r'/\\x0d}; s=${s//$'\t'/\\x09}; s=${s//$'\e'/\\x1b}
+  if [[ $s == *[$'\001'-$'\037']* ]]; then
+    out=
+    for (( i = 0; i < ${#s}; i++ )); do
+      c=${s:$i:1}
+      case $c in [$'\001'-$'\037']) printf -v c '\\x%02x' "'$c" ;; esac
+      out+=$c
+    done
+    s=$out
+  fi
+  REPLY=$s
+}
+
+# --- the command line of the command that just ran -------------------------------------------------
+# Sets __sivtr_cmd; empty when the shell did not store the line (ignorespace, ignoredups, HISTIGNORE).
+__sivtr_read_command() {
+  __sivtr_cmd=
+  local hn=${HISTCMD-0}
+  if [[ $hn != "$__sivtr_hn" ]]; then
+    __sivtr_hn=$hn
+    local HISTTIMEFORMAT= line
+    builtin umask 077
+    builtin history 1 >| "$__sivtr_histfile" 2>/dev/null
+    builtin umask "$__sivtr_umask"
+    IFS= read -r -d '' line < "$__sivtr_histfile" 2>/dev/null
+    line=${line%$'\n'}
+    # "  123  command" (a '*' after the number marks an edited line)
+    line=${line#"${line%%[![:space:]]*}"}
+    line=${line#"${line%%[![:digit:]]*}"}
+    line=${line#\*}
+    line=${line#"${line%%[![:space:]]*}"}
+    __sivtr_cmd=$line
+  fi
+}
+
+# --- hooks-only writer -----------------------------------------------------------------------------
+__sivtr_append() { # status
+  local c p d ended= dur=
+  if [[ -z $__sivtr_cmd ]]; then
+    # The line was not stored: a space-prefixed line under ignorespace is private, so is skipped;
+    # under ignoredups alone it repeats the previous command.
+    case :${HISTCONTROL-}: in
+      *:ignorespace:* | *:ignoreboth:*) return 0 ;;
+      *:ignoredups:* | *:erasedups:*) __sivtr_cmd=$__sivtr_last_cmd ;;
+    esac
+    [[ -z $__sivtr_cmd ]] && return 0
+  fi
+  __sivtr_last_cmd=$__sivtr_cmd
+  __sivtr_json "$__sivtr_prompt"; p=$REPLY
+  __sivtr_json "$__sivtr_cmd"; c=$REPLY
+  __sivtr_json "$__sivtr_cwd"; d=$REPLY
+  if [[ -n ${EPOCHREALTIME-} ]]; then
+    local now=${EPOCHREALTIME//[!0-9]/} secs=${EPOCHREALTIME%%[!0-9]*} frac=${EPOCHREALTIME##*[!0-9]} t z
+    printf -v t '%(%Y-%m-%dT%H:%M:%S)T' "$secs"
+    printf -v z '%(%z)T' "$secs"
+    ended=",\"ended_at\":\"$t.${frac:0:3}${z:0:3}:${z:3:2}\""
+    [[ -n $__sivtr_t0 ]] && dur=",\"duration_ms\":$(( (now - __sivtr_t0) / 1000 ))"
+  elif (( BASH_VERSINFO[0] > 4 || (BASH_VERSINFO[0] == 4 && BASH_VERSINFO[1] >= 2) )); then
+    local t z
+    printf -v t '%(%Y-%m-%dT%H:%M:%S)T' -1
+    printf -v z '%(%z)T' -1
+    ended=",\"ended_at\":\"$t${z:0:3}:${z:3:2}\""
+  fi
+  builtin umask 077
+  [[ -d $__sivtr_data/terminals ]] || (mkdir -p "$__sivtr_data/terminals") 2>/dev/null
+  printf '{"prompt":"%s","command":"%s","output":"","cwd":"%s"%s%s,"exit_code":%d}\n' \
+    "$p" "$c" "$d" "$ended" "$dur" "$1" >> "$__sivtr_log" 2>/dev/null
+  builtin umask "$__sivtr_umask"
+}
+
+# --- prompt hooks ----------------------------------------------------------------------------------
+# First in PROMPT_COMMAND: sees the real status, records the finished command, then returns the status.
+__sivtr_precmd() {
+  local __sivtr_st=$?
+  if (( __sivtr_ran )); then
+    __sivtr_ran=0
+    __sivtr_read_command
+    if [[ $__sivtr_mode == proxy ]]; then
+      __sivtr_osc_escape "$__sivtr_cmd"
+      builtin printf '\e]633;E;%s;%s\a\e]133;D;%d;sivtr=%s\a' "$REPLY" "$__sivtr_nonce" "$__sivtr_st" "$__sivtr_nonce" >&2
+    else
+      __sivtr_append "$__sivtr_st"
+    fi
+    __sivtr_t0=
+  else
+    __sivtr_hn=${HISTCMD-0} # Ctrl-C or an empty line: nothing ran, keep the history number in step
+  fi
+  if [[ $__sivtr_mode == proxy ]]; then
+    if [[ $PWD != "$__sivtr_cwd" || -z ${__sivtr_cwd_sent-} ]]; then
+      __sivtr_osc_escape "$PWD"
+      builtin printf '\e]633;P;Cwd=%s;%s\a' "$REPLY" "$__sivtr_nonce" >&2
+      __sivtr_cwd_sent=1
+    fi
+    case :${HISTCONTROL-}: in
+      *:ignorespace:* | *:ignoreboth:*) [[ -n ${__sivtr_ignsp_sent-} ]] || { builtin printf '\e]633;P;HistIgnoreSpace=1;%s\a' "$__sivtr_nonce" >&2; __sivtr_ignsp_sent=1; } ;;
+      *) [[ -n ${__sivtr_ignsp_sent-} ]] && { builtin printf '\e]633;P;HistIgnoreSpace=0;%s\a' "$__sivtr_nonce" >&2; __sivtr_ignsp_sent=; } ;;
+    esac
+  fi
+  __sivtr_cwd=$PWD
+  return $__sivtr_st
+}
+
+# Last in PROMPT_COMMAND: themes (starship, oh-my-bash) rebuild PS1 in their own hooks, so the markers
+# are re-applied after them. Only sivtr's own markers are removed; anyone else's stay.
+__sivtr_wrap() {
+  local __sivtr_st=$?
+  if [[ $__sivtr_mode == proxy ]]; then
+    if [[ $PS1 != "$__sivtr_ps1_out" ]]; then
+      local ps1=${PS1//"$__sivtr_mark_a"/}
+      ps1=${ps1//"$__sivtr_mark_b"/}
+      PS1=$__sivtr_mark_a$ps1$__sivtr_mark_b
+      __sivtr_ps1_out=$PS1
+    fi
+  elif (( __sivtr_has_ps0 )); then
+    # The prompt shown for the next command, expanded without running anything: a PS1 holding
+    # command substitutions is left out rather than executed a second time.
+    case $PS1 in
+      *'$('* | *'`'*) __sivtr_prompt= ;;
+      *) __sivtr_prompt=${PS1@P} ;;
+    esac
+  fi
+  if (( __sivtr_has_ps0 )); then
+    if [[ $PS0 != "$__sivtr_ps0_out" ]]; then
+      PS0=${PS0//"$__sivtr_ps0_mark"/}$__sivtr_ps0_mark
+      __sivtr_ps0_out=$PS0
+    fi
+  else
+    __sivtr_armed=1 # the DEBUG trap may now report the next command line
+  fi
+  # Something prepended or appended to PROMPT_COMMAND after us: take our places back for next time.
+  if (( __sivtr_pc_array )); then
+    [[ ${PROMPT_COMMAND[0]} == __sivtr_precmd && ${PROMPT_COMMAND[${#PROMPT_COMMAND[@]}-1]} == __sivtr_wrap ]] || __sivtr_install_prompt_command
+  else
+    [[ $PROMPT_COMMAND == __sivtr_precmd\;* && $PROMPT_COMMAND == *\;__sivtr_wrap ]] || __sivtr_install_prompt_command
+  fi
+  return $__sivtr_st
+}
+
+# --- markers ---------------------------------------------------------------------------------------
+__sivtr_has_ps0=0
+if (( BASH_VERSINFO[0] > 4 || (BASH_VERSINFO[0] == 4 && BASH_VERSINFO[1] >= 4) )) && [[ -z ${__SIVTR_FORCE_DEBUG_TRAP-} ]]; then
+  __sivtr_has_ps0=1
+fi
+if [[ $__sivtr_mode == proxy ]]; then
+  __sivtr_mark_a="\[\e]133;A;sivtr=$__sivtr_nonce\a\]"
+  __sivtr_mark_b="\[\e]133;B;sivtr=$__sivtr_nonce\a\]"
+  __sivtr_c_bytes=$'\e]133;C;sivtr='$__sivtr_nonce$'\a'
+else
+  __sivtr_c_bytes=
+fi
+# PS0 (bash >= 4.4) runs after a line is accepted and before it executes; not for an empty line or
+# Ctrl-C. The subscript assignments set flags in this shell; `\[ \]` must not appear in PS0.
+__sivtr_ps0_mark="$__sivtr_c_bytes"'${__sivtr_noop[__sivtr_ran=1,0]}'
+if [[ -n ${EPOCHREALTIME-} ]]; then
+  __sivtr_ps0_mark+='${__sivtr_noop[__sivtr_t0=${EPOCHREALTIME//[!0-9]/},0]}'
+fi
+__sivtr_ps1_out=$'\001' # never equal to a real prompt: the first prompt wraps
+__sivtr_ps0_out=$'\001'
+
+# bash < 4.4 (macOS /bin/bash 3.2): a DEBUG trap stands in for PS0, with bash-preexec's guards —
+# armed only by the last PROMPT_COMMAND hook, never for completion, bind -x widgets or the prompt hooks.
+__sivtr_debug() {
+  (( __sivtr_armed )) || return 0
+  [[ -n ${COMP_LINE-} || -n ${READLINE_POINT-} ]] && return 0
+  case $BASH_COMMAND in __sivtr_precmd* | __sivtr_wrap*) return 0 ;; esac
+  __sivtr_armed=0
+  __sivtr_ran=1
+  [[ -n ${EPOCHREALTIME-} ]] && __sivtr_t0=${EPOCHREALTIME//[!0-9]/}
+  [[ -n $__sivtr_c_bytes ]] && builtin printf '%s' "$__sivtr_c_bytes" >&2
+  return 0
+}
+if (( ! __sivtr_has_ps0 )); then
+  __sivtr_armed=0
+  __sivtr_prev_debug=$(trap -p DEBUG)
+  __sivtr_prev_debug=${__sivtr_prev_debug#trap -- \'}
+  __sivtr_prev_debug=${__sivtr_prev_debug%\' DEBUG}
+  trap "__sivtr_debug${__sivtr_prev_debug:+; $__sivtr_prev_debug}" DEBUG
+fi
+
+# --- PROMPT_COMMAND: ours first (sees $?), the re-wrap last; arrays (bash >= 5.1) and strings kept ---
+__sivtr_pc_array=0
+__sivtr_install_prompt_command() {
+  __sivtr_pc_array=0
+  if (( __sivtr_has_ps0 )); then
+    [[ ${PROMPT_COMMAND@a} == *a* ]] && __sivtr_pc_array=1
+  fi
+  if (( __sivtr_pc_array )); then
+    local kept=() cmd
+    for cmd in "${PROMPT_COMMAND[@]}"; do
+      [[ $cmd == __sivtr_precmd || $cmd == __sivtr_wrap ]] || kept+=("$cmd")
+    done
+    PROMPT_COMMAND=(__sivtr_precmd "${kept[@]}" __sivtr_wrap)
+  else
+    local pc=${PROMPT_COMMAND-}
+    pc=${pc//__sivtr_precmd;/}
+    pc=${pc//;__sivtr_wrap/}
+    while [[ $pc == *[[:space:]\;] ]]; do pc=${pc%?}; done
+    PROMPT_COMMAND="__sivtr_precmd;${pc:+$pc;}__sivtr_wrap"
+  fi
+}
+__sivtr_install_prompt_command
