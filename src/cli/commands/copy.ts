@@ -55,6 +55,10 @@ export async function run(args: ParsedArgs): Promise<number> {
   const picked = await pickFor(args);
   const filter = { regex: str(args.regex), ignoreCase: Boolean(args['ignore-case']), lines: str(args.lines) };
   const text = filterLines(picked.text, filter, picked.plain);
+  if (text === '' && picked.text !== '') {
+    const used = [filter.regex !== undefined ? `--regex "${filter.regex}"` : '', filter.lines !== undefined ? `--lines "${filter.lines}"` : ''].filter(Boolean).join(' and ');
+    throw new SivtrError(`no line matched ${used}`, 'loosen the filter or pick another record');
+  }
   await deliver(text, { print: Boolean(args.print), what: picked.what });
   return 0;
 }
