@@ -1,7 +1,10 @@
 // The only list of agent providers. The CLI, refs, `sessions` and search read it from here.
+import { claude } from './claude.js';
+import { codex } from './codex.js';
+import { pi } from './pi.js';
 import type { Provider } from './types.js';
 
-const providers: Provider[] = [];
+const providers: Provider[] = [claude, codex, pi];
 
 export function allProviders(): readonly Provider[] {
   return providers;

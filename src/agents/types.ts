@@ -9,6 +9,8 @@ export type Block = {
   callId?: string;
   timestamp?: string;
   isError?: boolean;
+  /** Codex progress notes (`phase: commentary`): assistant text that is not the final reply. */
+  commentary?: boolean;
 };
 
 export type AgentSession = {
@@ -35,9 +37,16 @@ export type SessionSummary = {
   title?: string;
   startedAt?: string;
   updatedAt: string;
+  /** Other ids the session answers to (an inner id differing from the file name, …). */
+  aliases?: string[];
 };
 
-export type DiscoverOptions = { env: NodeJS.ProcessEnv };
+/** Remembers summaries by (location, mtime, size) between runs; see listing-cache.ts. */
+export interface SummaryMemo {
+  summary(location: string, mtimeMs: number, size: number, compute: () => SessionSummary | undefined): SessionSummary | undefined;
+}
+
+export type DiscoverOptions = { env: NodeJS.ProcessEnv; memo?: SummaryMemo };
 
 export interface Provider {
   /** Also the ref source: `claude/<session>/3`. */
@@ -50,6 +59,8 @@ export interface Provider {
   currentSessionHint?(env: NodeJS.ProcessEnv): string | undefined;
   /** True when a file's content is this provider's transcript format (for `import <path>`). */
   detect?(head: string, path: string): boolean;
+  /** Where this provider's data lives (for messages when nothing is found). */
+  dataLocation?(env: NodeJS.ProcessEnv): string;
   /** Parse a transcript file given by path (for `import <path>`). */
   loadFile?(path: string, opts: DiscoverOptions): Promise<AgentSession>;
 }

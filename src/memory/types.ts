@@ -3,7 +3,18 @@ import type { BlockKind } from '../agents/types.js';
 
 export type PartKind = BlockKind | 'prompt' | 'command' | 'output';
 
-export type Part = { n: number; kind: PartKind; text: string; ansi?: string; label?: string; callId?: string; timestamp?: string; isError?: boolean };
+export type Part = {
+  n: number;
+  kind: PartKind;
+  text: string;
+  ansi?: string;
+  label?: string;
+  callId?: string;
+  timestamp?: string;
+  isError?: boolean;
+  /** Agent progress notes (Codex `phase: commentary`): assistant text that is not the final reply. */
+  commentary?: boolean;
+};
 
 /** A terminal record or an agent turn. */
 export type Unit = {

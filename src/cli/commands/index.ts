@@ -7,4 +7,5 @@ export const commands: CommandEntry[] = [
   { name: 'show', load: () => import('./show.js') },
   { name: 'import', load: () => import('./import.js') },
   { name: 'demo', load: () => import('./demo.js') },
+  { name: 'sessions', load: () => import('./sessions.js') },
 ];

@@ -1,0 +1,336 @@
+// Claude Code transcripts (agent-formats.md §2): `<root>/projects/<slug>/<sessionId>.jsonl`, one
+// line per content block, records chained by uuid/parentUuid. The live conversation is the chain
+// from the newest dialogue record back to the root; abandoned branches and inline subagent
+// (sidechain) traffic stay in the file but are not shown.
+import { basename, join } from 'node:path';
+import { warn } from '../errors.js';
+import { newJsonlStats, readJsonl } from '../session/jsonl.js';
+import {
+  expandHome, headRecords, homeOf, imagePlaceholder, isInjectedText, isObject, labelToolOutputs, prettyArgs,
+  pushBlock, readDirQuiet, reportSkipped, statOrUndefined, str, tailRecords, titleFrom, toIso,
+} from './common.js';
+import type { AgentSession, Block, DiscoverOptions, Provider, SessionSummary } from './types.js';
+
+const HEAD_BYTES = 64 * 1024;
+const TAIL_BYTES = 64 * 1024;
+const FINISHED_STOPS = new Set(['end_turn', 'stop_sequence', 'max_tokens']);
+
+export function claudeRoot(env: NodeJS.ProcessEnv): string {
+  const override = env.CLAUDE_CONFIG_DIR || env.CLAUDE_HOME;
+  return override ? expandHome(override, env) : join(homeOf(env), '.claude');
+}
+
+type Rec = Record<string, unknown>;
+
+const isDialogue = (r: Rec): boolean => (r.type === 'user' || r.type === 'assistant') && typeof r.uuid === 'string' && isObject(r.message);
+
+/** What a user string means: a prompt, a slash command, the `!` shell mode, or harness noise. */
+type UserText =
+  | { kind: 'prompt'; text: string }
+  | { kind: 'command'; text: string }
+  | { kind: 'shell-input'; text: string }
+  | { kind: 'shell-output'; text: string; isError: boolean }
+  | { kind: 'local-stdout' }
+  | { kind: 'noise' };
+
+const tag = (text: string, name: string): string | undefined => {
+  const m = new RegExp(`<${name}>([\\s\\S]*?)(?:</${name}>|$)`).exec(text);
+  return m ? m[1] : undefined;
+};
+
+function classifyUserText(text: string): UserText {
+  const t = text.trimStart();
+  if (t.startsWith('<command-name>') || t.startsWith('<command-message>')) {
+    const name = (tag(t, 'command-name') ?? '').trim();
+    const args = (tag(t, 'command-args') ?? '').trim();
+    if (name === '') return { kind: 'noise' };
+    return { kind: 'command', text: (name.startsWith('/') ? name : `/${name}`) + (args ? ` ${args}` : '') };
+  }
+  if (t.startsWith('<local-command-stdout>') || t.startsWith('<local-command-stderr>')) return { kind: 'local-stdout' };
+  if (t.startsWith('<bash-input>')) return { kind: 'shell-input', text: tag(t, 'bash-input') ?? '' };
+  if (t.startsWith('<bash-stdout>') || t.startsWith('<bash-stderr>')) {
+    const out = tag(t, 'bash-stdout') ?? '';
+    const err = tag(t, 'bash-stderr') ?? '';
+    return { kind: 'shell-output', text: [out.trim(), err.trim()].filter(Boolean).join('\n'), isError: err.trim() !== '' };
+  }
+  if (isInjectedText(t)) return { kind: 'noise' };
+  return { kind: 'prompt', text };
+}
+
+function toolResultText(content: unknown): string {
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return '';
+  const parts: string[] = [];
+  for (const item of content) {
+    if (typeof item === 'string') parts.push(item);
+    else if (isObject(item) && item.type === 'text') parts.push(str(item.text) ?? '');
+    else if (isObject(item) && item.type === 'image') parts.push(imagePlaceholder(str((item.source as Rec | undefined)?.media_type), (item.source as Rec | undefined)?.data));
+  }
+  return parts.join('\n');
+}
+
+/** Blocks of one user/assistant record, plus whether it is a slash command or its stdout. */
+function recordBlocks(r: Rec): { blocks: Block[]; command?: boolean; localStdout?: boolean } {
+  const message = r.message as Rec;
+  const timestamp = str(r.timestamp);
+  const blocks: Block[] = [];
+  if (r.type === 'assistant') {
+    const content = Array.isArray(message.content) ? message.content : [{ type: 'text', text: message.content }];
+    for (const item of content) {
+      if (!isObject(item)) continue;
+      if (item.type === 'text') pushBlock(blocks, 'assistant', str(item.text), { timestamp, isError: r.isApiErrorMessage === true ? true : undefined });
+      else if (item.type === 'thinking') pushBlock(blocks, 'thinking', str(item.thinking), { timestamp });
+      else if (item.type === 'tool_use') pushBlock(blocks, 'tool_call', prettyArgs(item.input) || '{}', { timestamp, label: str(item.name), callId: str(item.id) });
+    }
+    return { blocks };
+  }
+  let command = false;
+  let localStdout = false;
+  const userParts: string[] = [];
+  const onText = (text: string): void => {
+    const c = classifyUserText(text);
+    if (c.kind === 'prompt') userParts.push(c.text);
+    else if (c.kind === 'command') {
+      userParts.push(c.text);
+      command = true;
+    } else if (c.kind === 'shell-input') pushBlock(blocks, 'tool_call', c.text, { timestamp, label: 'bash' });
+    else if (c.kind === 'shell-output') pushBlock(blocks, 'tool_output', c.text, { timestamp, label: 'bash', isError: c.isError || undefined });
+    else if (c.kind === 'local-stdout') localStdout = true;
+  };
+  const content = message.content;
+  if (typeof content === 'string') onText(content);
+  else if (Array.isArray(content)) {
+    for (const item of content) {
+      if (typeof item === 'string') onText(item);
+      else if (!isObject(item)) continue;
+      else if (item.type === 'text') onText(str(item.text) ?? '');
+      else if (item.type === 'image' || item.type === 'document') {
+        const source = isObject(item.source) ? item.source : {};
+        userParts.push(imagePlaceholder(str(source.media_type), source.data, item.type));
+      } else if (item.type === 'tool_result') {
+        let text = toolResultText(item.content);
+        if (text.trim() === '' && isObject(r.toolUseResult)) text = [str(r.toolUseResult.stdout), str(r.toolUseResult.stderr)].filter(Boolean).join('\n');
+        pushBlock(blocks, 'tool_output', text, { timestamp, callId: str(item.tool_use_id), isError: item.is_error === true ? true : undefined });
+      }
+    }
+  }
+  if (userParts.length > 0) {
+    const userBlocks: Block[] = [];
+    pushBlock(userBlocks, 'user', userParts.join('\n'), { timestamp });
+    blocks.unshift(...userBlocks);
+  }
+  return { blocks, command, localStdout };
+}
+
+type Node = { uuid: string; parent?: string; seq: number; dialogue: boolean; sidechain: boolean; blocks: Block[]; command?: boolean; localStdout?: boolean; stop?: unknown; type: string };
+
+export async function parseClaudeFile(path: string, warnFn: (m: string) => void = warn): Promise<AgentSession> {
+  const stats = newJsonlStats();
+  const nodes = new Map<string, Node>();
+  let seq = 0;
+  let leaf: Node | undefined;
+  let lastTurnDurationSeq = -1;
+  let sawTurnDuration = false;
+  let customTitle: string | undefined;
+  let aiTitle: string | undefined;
+  const summaries: { summary: string; leafUuid?: string }[] = [];
+  let innerId: string | undefined;
+  let cwd: string | undefined;
+  let startedAt: string | undefined;
+  let updatedAt: string | undefined;
+
+  for await (const value of readJsonl(path, stats)) {
+    if (!isObject(value)) continue;
+    const r = value;
+    seq++;
+    const ts = str(r.timestamp);
+    if (r.type === 'custom-title' && str(r.customTitle)) customTitle = str(r.customTitle);
+    else if (r.type === 'ai-title' && str(r.aiTitle)) aiTitle = str(r.aiTitle);
+    else if (r.type === 'summary' && str(r.summary)) summaries.push({ summary: str(r.summary)!, leafUuid: str(r.leafUuid) });
+    else if (r.type === 'system' && r.subtype === 'turn_duration') {
+      lastTurnDurationSeq = seq;
+      sawTurnDuration = true;
+    }
+    if (typeof r.uuid !== 'string') continue;
+    const dialogue = isDialogue(r);
+    const sidechain = r.isSidechain === true;
+    const node: Node = {
+      uuid: r.uuid,
+      parent: str(r.parentUuid) ?? (r.type === 'system' ? str(r.logicalParentUuid) : undefined),
+      seq,
+      dialogue,
+      sidechain,
+      blocks: [],
+      type: String(r.type),
+    };
+    if (dialogue && !sidechain) {
+      innerId ??= str(r.sessionId);
+      cwd ??= str(r.cwd);
+      if (ts) {
+        startedAt ??= ts;
+        updatedAt = ts;
+      }
+      // isMeta: slash-command expansions and caveats; isCompactSummary: the "continued from a
+      // previous conversation" summary. Both stay in the chain but show nothing.
+      if (r.isMeta !== true && r.isCompactSummary !== true) Object.assign(node, recordBlocks(r));
+      if (r.type === 'assistant') node.stop = (r.message as Rec).stop_reason;
+      leaf = node;
+    }
+    nodes.delete(r.uuid); // a repeated uuid: the last copy wins, in its new position
+    nodes.set(r.uuid, node);
+  }
+  reportSkipped(path, stats, warnFn);
+
+  const chain = activeChain(nodes, leaf);
+  const blocks: Block[] = [];
+  let lastAssistant: Node | undefined;
+  let commandBlock: Block | undefined;
+  for (const node of chain) {
+    // A built-in command (/model, /clear …) answers with local stdout and no model work: no turn.
+    if (node.localStdout && commandBlock !== undefined && blocks.at(-1) === commandBlock) blocks.pop();
+    for (const b of node.blocks) blocks.push(b);
+    if (node.command) commandBlock = node.blocks.find((b) => b.kind === 'user');
+    if (node.type === 'assistant' && node.blocks.length > 0) lastAssistant = node;
+  }
+  labelToolOutputs(blocks);
+
+  const last = blocks.at(-1);
+  let lastTurnOpen = false;
+  if (last && last.kind !== 'assistant') lastTurnOpen = true;
+  else if (last && lastAssistant) {
+    const finished = lastTurnDurationSeq > lastAssistant.seq || (typeof lastAssistant.stop === 'string' && FINISHED_STOPS.has(lastAssistant.stop));
+    // Older versions persisted stop_reason null and no turn_duration: final text means done.
+    lastTurnOpen = !finished && sawTurnDuration;
+  }
+
+  const stem = basename(path).replace(/\.jsonl$/, '');
+  const known = new Set(nodes.keys());
+  const summary = summaries.filter((s) => s.leafUuid === undefined || known.has(s.leafUuid)).at(-1)?.summary;
+  return {
+    id: stem,
+    cwd,
+    title: customTitle ?? aiTitle ?? summary ?? titleFrom(blocks.find((b) => b.kind === 'user')?.text),
+    startedAt,
+    updatedAt,
+    blocks,
+    lastTurnOpen,
+  };
+}
+
+/** Root→leaf records of the live conversation; file order when the chain is broken. */
+function activeChain(nodes: Map<string, Node>, leaf: Node | undefined): Node[] {
+  if (!leaf) return [];
+  const path: Node[] = [];
+  const seen = new Set<string>();
+  let node: Node | undefined = leaf;
+  while (node) {
+    if (seen.has(node.uuid)) break;
+    seen.add(node.uuid);
+    path.push(node);
+    if (node.parent === undefined) return path.filter((n) => n.dialogue && !n.sidechain).reverse();
+    node = nodes.get(node.parent);
+  }
+  // A parent we never saw (a skipped line, a resumed file): show the file's main thread in order.
+  return [...nodes.values()].filter((n) => n.dialogue && !n.sidechain).sort((a, b) => a.seq - b.seq);
+}
+
+function summarize(path: string, size: number, mtimeMs: number): SessionSummary | undefined {
+  const head = headRecords(path, HEAD_BYTES, size) as Rec[];
+  const tail = size > HEAD_BYTES ? (tailRecords(path, size, TAIL_BYTES) as Rec[]) : head;
+  let cwd: string | undefined;
+  const cwds = new Set<string>();
+  let startedAt: string | undefined;
+  let updatedAt: string | undefined;
+  let firstPrompt: string | undefined;
+  let customTitle: string | undefined;
+  let aiTitle: string | undefined;
+  let innerId: string | undefined;
+  let dialogue = 0;
+  const uuids = new Set<string>();
+  const summaries: { summary: string; leafUuid?: string }[] = [];
+  for (const records of [head, tail]) {
+    for (const r of records) {
+      if (!isObject(r)) continue;
+      if (typeof r.uuid === 'string') uuids.add(r.uuid);
+      if (r.type === 'custom-title' && str(r.customTitle)) customTitle = str(r.customTitle);
+      else if (r.type === 'ai-title' && str(r.aiTitle)) aiTitle = str(r.aiTitle);
+      else if (records === head && r.type === 'summary' && str(r.summary)) summaries.push({ summary: str(r.summary)!, leafUuid: str(r.leafUuid) });
+      if (!isDialogue(r) || r.isSidechain === true) continue;
+      dialogue++;
+      innerId ??= str(r.sessionId);
+      const c = str(r.cwd);
+      if (c) {
+        cwd ??= c;
+        cwds.add(c);
+      }
+      const ts = toIso(r.timestamp);
+      if (ts) {
+        startedAt ??= ts;
+        if (records === tail || tail === head) updatedAt = ts;
+      }
+      if (records === head && firstPrompt === undefined && r.type === 'user' && r.isMeta !== true && r.isCompactSummary !== true) {
+        const user = recordBlocks(r).blocks.find((b) => b.kind === 'user');
+        if (user) firstPrompt = user.text;
+      }
+    }
+  }
+  if (dialogue === 0) return undefined; // snapshots only, or an empty file: nothing to show
+  const id = basename(path).replace(/\.jsonl$/, '');
+  const summary = summaries.filter((s) => s.leafUuid === undefined || uuids.has(s.leafUuid)).at(-1)?.summary;
+  return {
+    provider: 'claude',
+    id,
+    location: path,
+    cwd,
+    cwds: [...cwds],
+    title: customTitle ?? aiTitle ?? summary ?? titleFrom(firstPrompt),
+    startedAt,
+    updatedAt: updatedAt ?? new Date(mtimeMs).toISOString(),
+    ...(innerId && innerId !== id ? { aliases: [innerId] } : {}),
+  };
+}
+
+async function* discover(opts: DiscoverOptions): AsyncIterable<SessionSummary> {
+  const projects = join(claudeRoot(opts.env), 'projects');
+  for (const dir of readDirQuiet(projects, 'Claude Code sessions', warn)) {
+    if (!dir.isDirectory()) continue;
+    const folder = join(projects, dir.name);
+    for (const file of readDirQuiet(folder, 'Claude Code sessions', warn)) {
+      // agent-*.jsonl are subagent transcripts of some session, not sessions of their own.
+      if (!file.name.endsWith('.jsonl') || file.name.startsWith('agent-') || file.isDirectory()) continue;
+      const path = join(folder, file.name);
+      const st = statOrUndefined(path);
+      if (!st || !st.isFile()) continue;
+      let summary: SessionSummary | undefined;
+      try {
+        summary = opts.memo ? opts.memo.summary(path, st.mtimeMs, st.size, () => summarize(path, st.size, st.mtimeMs)) : summarize(path, st.size, st.mtimeMs);
+      } catch (error) {
+        warn(`cannot read ${path} (${(error as NodeJS.ErrnoException).code ?? 'error'}) — check its permissions`);
+        continue;
+      }
+      if (summary) yield summary;
+    }
+  }
+}
+
+export const claude: Provider = {
+  name: 'claude',
+  discover,
+  dataLocation: (env) => join(claudeRoot(env), 'projects'),
+  load: (summary) => parseClaudeFile(summary.location),
+  currentSessionHint(env) {
+    if (env.CLAUDE_TRANSCRIPT_PATH) return basename(env.CLAUDE_TRANSCRIPT_PATH).replace(/\.jsonl$/, '');
+    return env.CLAUDE_CODE_SESSION_ID || env.CLAUDE_SESSION_ID || undefined;
+  },
+  detect(head) {
+    return head.split('\n').some((line) => {
+      try {
+        const r = JSON.parse(line) as unknown;
+        return isObject(r) && (r.type === 'user' || r.type === 'assistant') && 'parentUuid' in r && typeof r.uuid === 'string';
+      } catch {
+        return false;
+      }
+    });
+  },
+  loadFile: (path) => parseClaudeFile(path),
+};

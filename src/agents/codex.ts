@@ -1,0 +1,442 @@
+// Codex CLI rollouts (agent-formats.md §3): `$CODEX_HOME/sessions/YYYY/MM/DD/rollout-…-<id>.jsonl`.
+// Three eras are read by the same loop: bare response items (≤ Sept 2025), `{timestamp, type,
+// payload}` envelopes, and the 0.14x+ drift (paginated mode, `item_completed`, ordinals).
+import { basename, join } from 'node:path';
+import { warn } from '../errors.js';
+import { newJsonlStats, readJsonl } from '../session/jsonl.js';
+import {
+  expandHome, headRecords, homeOf, imagePlaceholder, isInjectedText, isObject, labelToolOutputs, prettyArgs,
+  pushBlock, readDirQuiet, readRange, reportSkipped, statOrUndefined, str, tailRecords, titleFrom, toIso,
+} from './common.js';
+import type { AgentSession, Block, DiscoverOptions, Provider, SessionSummary } from './types.js';
+
+type Rec = Record<string, unknown>;
+
+const HEAD_BYTES = 256 * 1024;
+const TAIL_BYTES = 16 * 1024;
+const ID_IN_NAME = /([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.jsonl(?:\.zst)?$/i;
+
+const CODEX_INJECTED = [
+  '<user_instructions>',
+  '<permissions instructions>',
+  '<collaboration_mode>',
+  '<multi_agent_mode>',
+  '<apps_instructions>',
+  '<user_shell_command>',
+  '<INSTRUCTIONS>',
+  'You are `/root`',
+];
+
+export function codexHome(env: NodeJS.ProcessEnv): string {
+  return env.CODEX_HOME ? expandHome(env.CODEX_HOME, env) : join(homeOf(env), '.codex');
+}
+
+function rolloutRoots(env: NodeJS.ProcessEnv): string[] {
+  const roots = [join(codexHome(env), 'sessions')];
+  const extra = env.SIVTR_CODEX_SESSION_DIRS;
+  if (extra) for (const d of extra.split(process.platform === 'win32' ? ';' : ':')) if (d) roots.push(expandHome(d, env));
+  return [...new Set(roots)];
+}
+
+/** The human's request inside a user message, or undefined for harness-injected context. */
+function realUserText(text: string): string | undefined {
+  const marker = text.indexOf('## My request for Codex:');
+  if (marker !== -1) return text.slice(marker + '## My request for Codex:'.length);
+  if (isInjectedText(text, CODEX_INJECTED)) return undefined;
+  return text;
+}
+
+function contentText(content: unknown): string {
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return '';
+  const parts: string[] = [];
+  for (const item of content) {
+    if (!isObject(item)) continue;
+    if (typeof item.text === 'string') parts.push(item.text);
+    else if (item.type === 'input_image' || item.type === 'image') {
+      const url = str(item.image_url) ?? '';
+      const mime = /^data:([^;,]+)/.exec(url)?.[1];
+      parts.push(imagePlaceholder(mime, url.includes(',') ? url.slice(url.indexOf(',') + 1) : undefined));
+    }
+  }
+  return parts.join('\n');
+}
+
+const stripCitation = (text: string): string => text.replace(/<oai-mem-citation>[\s\S]*?<\/oai-mem-citation>\s*$/, '');
+
+/** A tool output as the user wants it: legacy JSON `{output, metadata}` and exec framing removed. */
+function toolOutput(output: unknown): { text: string; isError?: boolean } {
+  if (Array.isArray(output)) return { text: contentText(output) };
+  if (isObject(output)) return { text: str(output.content) ?? str(output.output) ?? JSON.stringify(output, null, 2) };
+  let text = typeof output === 'string' ? output : '';
+  let exit: number | undefined;
+  const t = text.trimStart();
+  if (t.startsWith('{')) {
+    try {
+      const parsed = JSON.parse(t) as unknown;
+      if (isObject(parsed) && typeof parsed.output === 'string') {
+        text = parsed.output;
+        const meta = parsed.metadata;
+        if (isObject(meta) && typeof meta.exit_code === 'number') exit = meta.exit_code;
+      }
+    } catch {
+      // not JSON after all: keep the text
+    }
+  }
+  // exec_command (0.17x) frames output: "Chunk ID: …\nWall time: …\nProcess exited with code N\nOutput:\n…"
+  const framed = /^(?:(?:Chunk ID|Wall time|Process exited with code|Original token count|Process running with session ID)[^\n]*\n)+Output:\n?/.exec(text);
+  if (framed) {
+    const code = /Process exited with code (-?\d+)/.exec(framed[0]);
+    if (code) exit = Number(code[1]);
+    text = text.slice(framed[0].length);
+  }
+  return { text, isError: exit !== undefined && exit !== 0 ? true : undefined };
+}
+
+/** State of one parse; the same handlers serve every era. */
+class CodexReader {
+  id?: string;
+  cwd?: string;
+  startedAt?: string;
+  updatedAt?: string;
+  readonly fromItems: Block[] = [];
+  readonly fromEvents: Block[] = [];
+  sawItemMessages = false;
+  sawTaskEvents = false;
+  openTurn = false;
+  /** Start index (in fromItems / fromEvents) of each real user turn, for thread_rolled_back. */
+  readonly itemTurns: number[] = [];
+  readonly eventTurns: number[] = [];
+
+  line(r: Rec): void {
+    const ts = str(r.timestamp);
+    if (typeof r.type === 'string' && 'payload' in r) {
+      if (ts) {
+        this.startedAt ??= ts;
+        this.updatedAt = ts;
+      }
+      const payload = isObject(r.payload) ? r.payload : {};
+      switch (r.type) {
+        case 'session_meta':
+          this.meta(payload);
+          return;
+        case 'turn_context':
+          this.cwd ??= str(payload.cwd);
+          return;
+        case 'response_item':
+          this.item(payload, ts);
+          return;
+        case 'event_msg':
+          this.event(payload, ts);
+          return;
+        case 'compacted':
+          this.compacted(payload);
+          return;
+        default:
+          return; // world_state, token_usage_record, inter_agent_*, …
+      }
+    }
+    // Bare era: line 1 is `{id, timestamp, instructions}`, then bare response items.
+    if (r.record_type !== undefined) return;
+    if (this.id === undefined && typeof r.id === 'string' && r.type === undefined) {
+      this.meta(r);
+      return;
+    }
+    if (typeof r.type === 'string') this.item(r, ts);
+  }
+
+  meta(p: Rec): void {
+    // A fork replays its parent's session_meta: the first one is this session's own.
+    if (this.id !== undefined) return;
+    this.id = str(p.id) ?? str(p.session_id);
+    this.cwd ??= str(p.cwd);
+    this.startedAt ??= toIso(p.timestamp);
+  }
+
+  item(p: Rec, ts: string | undefined): void {
+    const blocks = this.fromItems;
+    switch (p.type) {
+      case 'message': {
+        const role = p.role;
+        const text = contentText(p.content);
+        if (role === 'user') {
+          this.sawItemMessages = true;
+          const real = realUserText(text);
+          if (real === undefined) {
+            if (this.cwd === undefined) this.cwd = /<cwd>([^<]+)<\/cwd>/.exec(text)?.[1]?.trim();
+            return;
+          }
+          if (real.trim() === '') return;
+          this.itemTurns.push(blocks.length);
+          pushBlock(blocks, 'user', real, { timestamp: ts });
+          this.openTurn = true;
+        } else if (role === 'assistant') {
+          this.sawItemMessages = true;
+          pushBlock(blocks, 'assistant', stripCitation(text), { timestamp: ts, commentary: p.phase === 'commentary' ? true : undefined });
+        }
+        return;
+      }
+      case 'reasoning': {
+        const texts: string[] = [];
+        if (Array.isArray(p.summary)) for (const s of p.summary) if (isObject(s) && typeof s.text === 'string') texts.push(s.text);
+        if (Array.isArray(p.content)) for (const s of p.content) if (isObject(s) && typeof s.text === 'string') texts.push(s.text);
+        pushBlock(blocks, 'thinking', texts.join('\n\n'), { timestamp: ts });
+        return;
+      }
+      case 'function_call':
+        pushBlock(blocks, 'tool_call', prettyArgs(p.arguments) || '{}', { timestamp: ts, label: str(p.name), callId: str(p.call_id) });
+        return;
+      case 'custom_tool_call':
+        pushBlock(blocks, 'tool_call', str(p.input) ?? prettyArgs(p.input), { timestamp: ts, label: str(p.name), callId: str(p.call_id) });
+        return;
+      case 'local_shell_call': {
+        const action = isObject(p.action) ? p.action : {};
+        const command = Array.isArray(action.command) ? action.command.join(' ') : prettyArgs(action);
+        pushBlock(blocks, 'tool_call', command, { timestamp: ts, label: 'local_shell', callId: str(p.call_id) });
+        return;
+      }
+      case 'web_search_call': {
+        const action = isObject(p.action) ? p.action : {};
+        pushBlock(blocks, 'tool_call', str(action.query) ?? prettyArgs(action), { timestamp: ts, label: 'web_search', callId: str(p.call_id) ?? str(p.id) });
+        return;
+      }
+      case 'function_call_output':
+      case 'custom_tool_call_output': {
+        const out = toolOutput(p.output);
+        pushBlock(blocks, 'tool_output', out.text, { timestamp: ts, callId: str(p.call_id), label: str(p.name), isError: out.isError });
+        return;
+      }
+      default:
+        return; // compaction, ghost_snapshot, image_generation_call, …
+    }
+  }
+
+  event(p: Rec, ts: string | undefined): void {
+    const blocks = this.fromEvents;
+    switch (p.type) {
+      case 'user_message': {
+        const real = realUserText(str(p.message) ?? '');
+        if (real === undefined || real.trim() === '') return;
+        this.eventTurns.push(blocks.length);
+        pushBlock(blocks, 'user', real, { timestamp: ts });
+        this.openTurn = true;
+        return;
+      }
+      case 'agent_message':
+        pushBlock(blocks, 'assistant', stripCitation(str(p.message) ?? ''), { timestamp: ts, commentary: p.phase === 'commentary' ? true : undefined });
+        return;
+      case 'agent_reasoning':
+        pushBlock(blocks, 'thinking', str(p.text), { timestamp: ts });
+        return;
+      case 'item_completed': {
+        // Paginated mode: TurnItems instead of user_message/agent_message events.
+        const item = isObject(p.item) ? p.item : {};
+        const kind = str(item.type);
+        const text = str(item.text) ?? str(item.message) ?? contentText(item.content);
+        if (kind === 'UserMessage' || kind === 'user_message') {
+          const real = realUserText(text);
+          if (real === undefined || real.trim() === '') return;
+          this.eventTurns.push(blocks.length);
+          pushBlock(blocks, 'user', real, { timestamp: ts });
+          this.openTurn = true;
+        } else if (kind === 'AgentMessage' || kind === 'agent_message') {
+          pushBlock(blocks, 'assistant', stripCitation(text), { timestamp: ts });
+        }
+        return;
+      }
+      case 'task_started':
+      case 'turn_started':
+        this.sawTaskEvents = true;
+        return;
+      case 'task_complete':
+      case 'turn_complete':
+      case 'turn_aborted':
+        this.sawTaskEvents = true;
+        this.openTurn = false;
+        return;
+      case 'thread_rolled_back': {
+        const n = typeof p.num_turns === 'number' ? p.num_turns : 0;
+        if (n > 0) {
+          rollBack(this.fromItems, this.itemTurns, n);
+          rollBack(this.fromEvents, this.eventTurns, n);
+        }
+        return;
+      }
+      default:
+        return;
+    }
+  }
+
+  compacted(p: Rec): void {
+    // 0.17x writes the compaction summary as an assistant item just before `compacted`: not a reply.
+    const message = str(p.message)?.trim();
+    const last = this.fromItems.at(-1);
+    if (message && last?.kind === 'assistant' && last.text === message) this.fromItems.pop();
+  }
+
+  session(fallbackId: string): AgentSession {
+    const blocks = this.sawItemMessages ? this.fromItems : this.fromEvents.length > 0 ? this.fromEvents : this.fromItems;
+    labelToolOutputs(blocks);
+    return {
+      id: this.id ?? fallbackId,
+      cwd: this.cwd,
+      title: titleFrom(blocks.find((b) => b.kind === 'user')?.text),
+      startedAt: this.startedAt,
+      updatedAt: this.updatedAt,
+      blocks,
+      lastTurnOpen: this.sawTaskEvents && this.openTurn,
+    };
+  }
+}
+
+function rollBack(blocks: Block[], turnStarts: number[], n: number): void {
+  const keep = Math.max(0, turnStarts.length - n);
+  if (keep === turnStarts.length) return;
+  blocks.length = turnStarts[keep]!;
+  turnStarts.length = keep;
+}
+
+function idFromName(path: string): string {
+  return ID_IN_NAME.exec(basename(path))?.[1] ?? basename(path).replace(/\.jsonl(\.zst)?$/, '');
+}
+
+export async function parseCodexFile(path: string, titles?: Map<string, string>, warnFn: (m: string) => void = warn): Promise<AgentSession> {
+  if (path.endsWith('.zst')) throw new CompressedRollout(path);
+  const stats = newJsonlStats();
+  const reader = new CodexReader();
+  for await (const value of readJsonl(path, stats)) if (isObject(value)) reader.line(value);
+  reportSkipped(path, stats, warnFn);
+  const session = reader.session(idFromName(path));
+  const named = (titles ?? readTitles(process.env)).get(session.id);
+  if (named) session.title = named;
+  return session;
+}
+
+export class CompressedRollout extends Error {
+  constructor(readonly path: string) {
+    super(`${path} is zstd-compressed`);
+  }
+}
+
+/** `session_index.jsonl`: thread names set in the TUI; the newest line per id wins. */
+function readTitles(env: NodeJS.ProcessEnv): Map<string, string> {
+  const titles = new Map<string, string>();
+  const path = join(codexHome(env), 'session_index.jsonl');
+  const st = statOrUndefined(path);
+  if (!st) return titles;
+  try {
+    for (const line of readRange(path, 0, st.size).split('\n')) {
+      try {
+        const r = JSON.parse(line) as unknown;
+        if (isObject(r) && typeof r.id === 'string' && typeof r.thread_name === 'string' && r.thread_name.trim()) titles.set(r.id, r.thread_name.trim());
+      } catch {
+        // a cut or malformed line
+      }
+    }
+  } catch {
+    // unreadable index: titles fall back to the first prompt
+  }
+  return titles;
+}
+
+function isSubagentSource(source: unknown): boolean {
+  return isObject(source) && ('subagent' in source || 'review' in source);
+}
+
+function summarize(path: string, size: number, mtimeMs: number): SessionSummary | undefined {
+  const head = headRecords(path, HEAD_BYTES, size);
+  const reader = new CodexReader();
+  let source: unknown;
+  let firstMeta = true;
+  for (const r of head) {
+    if (!isObject(r)) continue;
+    if (firstMeta && (r.type === 'session_meta' || (r.type === undefined && typeof r.id === 'string'))) {
+      firstMeta = false;
+      const p = isObject(r.payload) ? r.payload : r;
+      source = p.source;
+    }
+    reader.line(r);
+  }
+  if (reader.id === undefined && head.length === 0) {
+    // The first line alone exceeds the head (huge instructions): pick the fields by pattern.
+    const text = readRange(path, 0, HEAD_BYTES);
+    reader.id = /"id"\s*:\s*"([^"]+)"/.exec(text)?.[1];
+    reader.cwd = /"cwd"\s*:\s*"((?:[^"\\]|\\.)*)"/.exec(text)?.[1];
+    if (/"source"\s*:\s*\{\s*"(?:subagent|review)"/.test(text)) source = { subagent: true };
+  }
+  if (isSubagentSource(source)) return undefined;
+  const session = reader.session(idFromName(path));
+  let updatedAt: string | undefined;
+  if (size > HEAD_BYTES) {
+    for (const r of tailRecords(path, size, TAIL_BYTES)) if (isObject(r) && typeof r.timestamp === 'string') updatedAt = r.timestamp;
+  } else updatedAt = session.updatedAt;
+  return {
+    provider: 'codex',
+    id: session.id,
+    location: path,
+    cwd: session.cwd,
+    cwds: session.cwd ? [session.cwd] : [],
+    title: session.title,
+    startedAt: session.startedAt,
+    updatedAt: toIso(updatedAt) ?? new Date(mtimeMs).toISOString(),
+  };
+}
+
+function* rolloutFiles(dir: string, depth = 0): Generator<string> {
+  for (const entry of readDirQuiet(dir, 'Codex sessions', warn)) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) {
+      if (depth < 4) yield* rolloutFiles(path, depth + 1);
+    } else if (entry.name.startsWith('rollout-') && (entry.name.endsWith('.jsonl') || entry.name.endsWith('.jsonl.zst'))) yield path;
+  }
+}
+
+async function* discover(opts: DiscoverOptions): AsyncIterable<SessionSummary> {
+  let titles: Map<string, string> | undefined;
+  let compressed = 0;
+  for (const root of rolloutRoots(opts.env)) {
+    for (const path of rolloutFiles(root)) {
+      if (path.endsWith('.zst')) {
+        compressed++;
+        continue;
+      }
+      const st = statOrUndefined(path);
+      if (!st || !st.isFile()) continue;
+      let summary: SessionSummary | undefined;
+      try {
+        summary = opts.memo ? opts.memo.summary(path, st.mtimeMs, st.size, () => summarize(path, st.size, st.mtimeMs)) : summarize(path, st.size, st.mtimeMs);
+      } catch (error) {
+        warn(`cannot read ${path} (${(error as NodeJS.ErrnoException).code ?? 'error'}) — check its permissions`);
+        continue;
+      }
+      if (!summary) continue;
+      titles ??= readTitles(opts.env);
+      const named = titles.get(summary.id);
+      yield named ? { ...summary, title: named } : summary;
+    }
+  }
+  if (compressed > 0) warn(`skipped ${compressed} compressed Codex rollout(s) (.jsonl.zst) — not supported yet; decompress them with \`zstd -d\` to include them`);
+}
+
+export const codex: Provider = {
+  name: 'codex',
+  discover,
+  dataLocation: (env) => join(codexHome(env), 'sessions'),
+  async load(summary, opts) {
+    return parseCodexFile(summary.location, readTitles(opts.env));
+  },
+  currentSessionHint: (env) => env.CODEX_THREAD_ID || undefined,
+  detect(head) {
+    const first = head.split('\n').find((l) => l.trim() !== '');
+    if (!first) return false;
+    try {
+      const r = JSON.parse(first) as unknown;
+      if (!isObject(r)) return false;
+      if (r.type === 'session_meta' && isObject(r.payload)) return true;
+      return r.type === undefined && typeof r.id === 'string' && 'instructions' in r;
+    } catch {
+      return /^\{"timestamp":"[^"]*","type":"session_meta"/.test(first);
+    }
+  },
+  loadFile: (path, opts) => parseCodexFile(path, readTitles(opts.env)),
+};

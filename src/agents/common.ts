@@ -1,0 +1,189 @@
+// Helpers every provider needs: text clean-up, placeholders, tool pairing and bounded file reads.
+import { closeSync, openSync, readdirSync, readSync, statSync, type Stats } from 'node:fs';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import type { Block, BlockKind } from './types.js';
+
+export function homeOf(env: NodeJS.ProcessEnv): string {
+  return env.HOME || env.USERPROFILE || homedir();
+}
+
+/** `~` and `~/x` as a shell would expand them (env overrides are often written that way). */
+export function expandHome(path: string, env: NodeJS.ProcessEnv): string {
+  if (path === '~') return homeOf(env);
+  if (path.startsWith('~/')) return join(homeOf(env), path.slice(2));
+  return path;
+}
+
+export const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+export const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
+
+/** A base64 payload never reaches the user: this line stands for it. */
+export function imagePlaceholder(mime: string | undefined, base64?: unknown, kind = 'image'): string {
+  const size = typeof base64 === 'string' ? ` ${formatKb(Math.floor((base64.length * 3) / 4))}` : '';
+  return `[${kind}: ${mime || 'unknown'}${size ? ',' + size : ''}]`;
+}
+
+function formatKb(bytes: number): string {
+  return bytes >= 1024 ? `${Math.round(bytes / 1024)} KB` : `${bytes} B`;
+}
+
+/** Tool arguments as the reader wants them: pretty JSON; strings holding JSON are parsed first. */
+export function prettyArgs(args: unknown): string {
+  if (typeof args === 'string') {
+    const t = args.trim();
+    if (t.startsWith('{') || t.startsWith('[')) {
+      try {
+        return JSON.stringify(JSON.parse(t), null, 2);
+      } catch {
+        return args;
+      }
+    }
+    return args;
+  }
+  if (args === undefined) return '';
+  return JSON.stringify(args, null, 2) ?? '';
+}
+
+/** Harness-injected user texts (agent-formats.md §1.2): never the start of a turn. */
+const INJECTED_PREFIXES = [
+  '# AGENTS.md instructions for',
+  '<environment_context>',
+  '<turn_aborted>',
+  '<local-command-caveat>',
+  '<local-command-stdout>',
+  '<local-command-stderr>',
+  '<command-message>',
+  '<command-name>',
+  '<command-args>',
+  '<ide_opened_file>',
+  '<ide_selection>',
+  '<system-reminder>',
+  '<system_reminder>',
+  '<task-notification>',
+  '[Request interrupted by user',
+];
+
+export function isInjectedText(text: string, extra: readonly string[] = []): boolean {
+  const t = text.trimStart();
+  return INJECTED_PREFIXES.some((p) => t.startsWith(p)) || extra.some((p) => t.startsWith(p));
+}
+
+/** Push a block unless its text is empty after trimming (§1.1). */
+export function pushBlock(blocks: Block[], kind: BlockKind, text: string | undefined, extra: Partial<Block> = {}): void {
+  const trimmed = (text ?? '').trim();
+  if (trimmed === '') return;
+  const block: Block = { kind, text: trimmed };
+  for (const [k, v] of Object.entries(extra)) if (v !== undefined) (block as Record<string, unknown>)[k] = v;
+  blocks.push(block);
+}
+
+/** Tool outputs without a label take it from their call (same id), else the nearest earlier call. */
+export function labelToolOutputs(blocks: Block[]): void {
+  const names = new Map<string, string>();
+  let lastCall: string | undefined;
+  for (const b of blocks) {
+    if (b.kind === 'tool_call') {
+      if (b.callId && b.label) names.set(b.callId, b.label);
+      lastCall = b.label;
+    } else if (b.kind === 'tool_output' && !b.label) {
+      const label = (b.callId && names.get(b.callId)) || lastCall;
+      if (label) b.label = label;
+    }
+  }
+}
+
+export function isoFromMs(ms: number): string {
+  return new Date(ms).toISOString();
+}
+
+/** A timestamp (ISO string, epoch ms or epoch s) as ISO-8601, or undefined. */
+export function toIso(value: unknown): string | undefined {
+  if (typeof value === 'string' && value !== '') {
+    const ms = Date.parse(value);
+    return Number.isNaN(ms) ? undefined : new Date(ms).toISOString();
+  }
+  if (typeof value === 'number' && Number.isFinite(value)) return new Date(value < 1e12 ? value * 1000 : value).toISOString();
+  return undefined;
+}
+
+/** Up to `max` bytes from `start` of a file, as text (a cut multi-byte character is harmless). */
+export function readRange(path: string, start: number, max: number): string {
+  const fd = openSync(path, 'r');
+  try {
+    const buf = Buffer.allocUnsafe(max);
+    let got = 0;
+    while (got < max) {
+      const n = readSync(fd, buf, got, max - got, start + got);
+      if (n === 0) break;
+      got += n;
+    }
+    return buf.toString('utf8', 0, got);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Complete lines of the first `max` bytes, parsed; a cut last line is dropped. */
+export function headRecords(path: string, max: number, size?: number): unknown[] {
+  const text = readRange(path, 0, max);
+  const lines = text.split('\n');
+  const complete = size !== undefined && size <= max ? lines : lines.slice(0, -1);
+  return parseLines(complete);
+}
+
+/** Complete lines of the last `max` bytes, parsed; a cut first line is dropped. */
+export function tailRecords(path: string, size: number, max: number): unknown[] {
+  const start = Math.max(0, size - max);
+  const lines = readRange(path, start, size - start).split('\n');
+  return parseLines(start > 0 ? lines.slice(1) : lines);
+}
+
+function parseLines(lines: string[]): unknown[] {
+  const out: unknown[] = [];
+  for (const line of lines) {
+    const t = line.trim();
+    if (t === '' || t.includes('\0')) continue;
+    try {
+      out.push(JSON.parse(t));
+    } catch {
+      // a malformed or cut line: listing is best effort, the full parse counts these
+    }
+  }
+  return out;
+}
+
+export function statOrUndefined(path: string): Stats | undefined {
+  try {
+    return statSync(path);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The first line of a text, cut for a title. */
+export function titleFrom(text: string | undefined, max = 80): string | undefined {
+  if (!text) return undefined;
+  const line = text.trim().split('\n', 1)[0]!.trim();
+  if (line === '') return undefined;
+  return line.length > max ? line.slice(0, max - 1) + '…' : line;
+}
+
+export type ReadIssue = { malformed: number; nulPadded: number };
+
+/** One warning line per file when lines had to be skipped. */
+export function reportSkipped(path: string, stats: ReadIssue, warn: (m: string) => void): void {
+  const n = stats.malformed + stats.nulPadded;
+  if (n > 0) warn(`skipped ${n} unreadable line(s) in ${path}`);
+}
+
+/** Directory entries; a missing directory is silent, an unreadable one warns once. */
+export function readDirQuiet(dir: string, what: string, warn: (m: string) => void): import('node:fs').Dirent[] {
+  try {
+    return readdirSync(dir, { withFileTypes: true });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== 'ENOENT' && code !== 'ENOTDIR') warn(`cannot read ${what} in ${dir} (${code ?? 'error'}) — check its permissions`);
+    return [];
+  }
+}

@@ -1,0 +1,76 @@
+// Listing cache: session summaries (and turn counts, once a session was parsed) remembered by
+// (location, mtime, size) in `<data>/cache/agents-<provider>.json`, so a warm `sivtr sessions`
+// costs a readdir and a stat per file. It is a cache: deleting it loses nothing, and any read
+// or write failure just means working without it.
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { dataDir } from '../session/paths.js';
+import type { SessionSummary, SummaryMemo } from './types.js';
+
+const VERSION = 1;
+
+type CacheEntry = { m: number; s: number; summary: SessionSummary | null; turns?: number };
+
+export class ListingCache implements SummaryMemo {
+  private entries: Record<string, CacheEntry> = {};
+  private readonly touched = new Set<string>();
+  private dirty = false;
+
+  private constructor(private readonly path: string) {}
+
+  static load(provider: string, env: NodeJS.ProcessEnv): ListingCache {
+    const cache = new ListingCache(join(dataDir(env), 'cache', `agents-${provider}.json`));
+    try {
+      const parsed = JSON.parse(readFileSync(cache.path, 'utf8')) as { version?: number; entries?: Record<string, CacheEntry> };
+      if (parsed.version === VERSION && parsed.entries) cache.entries = parsed.entries;
+    } catch {
+      // no cache yet, or an unreadable one: start empty
+    }
+    return cache;
+  }
+
+  summary(location: string, mtimeMs: number, size: number, compute: () => SessionSummary | undefined): SessionSummary | undefined {
+    this.touched.add(location);
+    const hit = this.entries[location];
+    if (hit && hit.m === mtimeMs && hit.s === size) return hit.summary ?? undefined;
+    const summary = compute();
+    this.entries[location] = { m: mtimeMs, s: size, summary: summary ?? null };
+    this.dirty = true;
+    return summary;
+  }
+
+  /** A turn count remembered for the file's current version, if any. */
+  turns(location: string, mtimeMs: number, size: number): number | undefined {
+    const hit = this.entries[location];
+    return hit && hit.m === mtimeMs && hit.s === size ? hit.turns : undefined;
+  }
+
+  setTurns(location: string, mtimeMs: number, size: number, turns: number): void {
+    const hit = this.entries[location];
+    if (!hit || hit.m !== mtimeMs || hit.s !== size || hit.turns === turns) return;
+    hit.turns = turns;
+    this.dirty = true;
+  }
+
+  /** Writes the cache; after a complete discovery, entries of vanished files are dropped. */
+  save(discoveryComplete: boolean): void {
+    if (discoveryComplete) {
+      for (const key of Object.keys(this.entries)) {
+        if (!this.touched.has(key)) {
+          delete this.entries[key];
+          this.dirty = true;
+        }
+      }
+    }
+    if (!this.dirty) return;
+    try {
+      mkdirSync(join(this.path, '..'), { recursive: true, mode: 0o700 });
+      const tmp = `${this.path}.${process.pid}.tmp`;
+      writeFileSync(tmp, JSON.stringify({ version: VERSION, entries: this.entries }), { mode: 0o600 });
+      renameSync(tmp, this.path);
+      this.dirty = false;
+    } catch {
+      // read-only data dir: listing still works, just not faster next time
+    }
+  }
+}

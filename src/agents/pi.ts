@@ -1,0 +1,231 @@
+// Pi coding agent sessions (agent-formats.md §4): `<agentDir>/sessions/--<cwd>--/<ts>_<id>.jsonl`,
+// an append-only tree. The conversation is the path from the last entry back to the root;
+// entries of abandoned branches sit mid-file and are never shown. v1 files have no ids: linear.
+import { basename, join } from 'node:path';
+import { warn } from '../errors.js';
+import { newJsonlStats, readJsonl } from '../session/jsonl.js';
+import {
+  expandHome, headRecords, homeOf, imagePlaceholder, isObject, labelToolOutputs, prettyArgs, pushBlock,
+  readDirQuiet, reportSkipped, statOrUndefined, str, tailRecords, titleFrom, toIso,
+} from './common.js';
+import type { AgentSession, Block, DiscoverOptions, Provider, SessionSummary } from './types.js';
+
+type Rec = Record<string, unknown>;
+
+const HEAD_BYTES = 64 * 1024;
+const TAIL_BYTES = 64 * 1024;
+
+export function piAgentDir(env: NodeJS.ProcessEnv): string {
+  return env.PI_CODING_AGENT_DIR ? expandHome(env.PI_CODING_AGENT_DIR, env) : join(homeOf(env), '.pi', 'agent');
+}
+
+function contentText(content: unknown): string {
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return '';
+  const parts: string[] = [];
+  for (const item of content) {
+    if (!isObject(item)) continue;
+    if (item.type === 'text' && typeof item.text === 'string') parts.push(item.text);
+    else if (item.type === 'image') parts.push(imagePlaceholder(str(item.mimeType), item.data));
+  }
+  return parts.join('\n');
+}
+
+/** `/skill:name args` arrives as `<skill name="…">…</skill>` before the user's text. */
+function userText(content: unknown): string {
+  return contentText(content).replace(/<skill name="([^"]*)"[^>]*>[\s\S]*?<\/skill>\s*/g, (_m, name: string) => `[skill: ${name}]\n`);
+}
+
+/** Blocks of one message entry; `finished` tells whether an assistant message ends its turn. */
+function messageBlocks(message: Rec, timestamp: string | undefined): { blocks: Block[]; role: string; stop?: string } {
+  const blocks: Block[] = [];
+  const role = str(message.role) ?? '';
+  switch (role) {
+    case 'user':
+      pushBlock(blocks, 'user', userText(message.content), { timestamp });
+      break;
+    case 'assistant':
+      if (Array.isArray(message.content)) {
+        for (const item of message.content) {
+          if (!isObject(item)) continue;
+          if (item.type === 'text') pushBlock(blocks, 'assistant', str(item.text), { timestamp });
+          else if (item.type === 'thinking' && item.redacted !== true) pushBlock(blocks, 'thinking', str(item.thinking), { timestamp });
+          else if (item.type === 'toolCall') pushBlock(blocks, 'tool_call', prettyArgs(item.arguments) || '{}', { timestamp, label: str(item.name), callId: str(item.id) });
+        }
+      } else pushBlock(blocks, 'assistant', str(message.content), { timestamp });
+      break;
+    case 'toolResult':
+      pushBlock(blocks, 'tool_output', contentText(message.content), {
+        timestamp,
+        callId: str(message.toolCallId),
+        label: str(message.toolName),
+        isError: message.isError === true ? true : undefined,
+      });
+      break;
+    case 'bashExecution': {
+      // The user's own `!cmd`: a tool call and its output, not a turn start.
+      pushBlock(blocks, 'tool_call', str(message.command), { timestamp, label: 'bash' });
+      const exit = typeof message.exitCode === 'number' ? message.exitCode : undefined;
+      pushBlock(blocks, 'tool_output', str(message.output), { timestamp, label: 'bash', isError: (exit !== undefined && exit !== 0) || message.cancelled === true ? true : undefined });
+      break;
+    }
+    default:
+      break; // custom / hookMessage (extension messages), developer, system
+  }
+  return { blocks, role, stop: str(message.stopReason) };
+}
+
+type Entry = { id?: string; parent?: string | null; seq: number; blocks: Block[]; role?: string; stop?: string };
+
+export async function parsePiFile(path: string, warnFn: (m: string) => void = warn): Promise<AgentSession> {
+  const stats = newJsonlStats();
+  let header: Rec | undefined;
+  const entries: Entry[] = [];
+  const byId = new Map<string, Entry>();
+  let name: string | undefined;
+  let updatedAt: string | undefined;
+  let seq = 0;
+  let linear = true;
+  for await (const value of readJsonl(path, stats)) {
+    if (!isObject(value)) continue;
+    if (value.type === 'session' && header === undefined) {
+      header = value;
+      continue;
+    }
+    const ts = str(value.timestamp);
+    if (value.type === 'session_info') {
+      const n = str(value.name)?.trim();
+      name = n ? n : undefined; // an empty name clears the title
+    }
+    const entry: Entry = { seq: seq++, blocks: [] };
+    if (typeof value.id === 'string') {
+      entry.id = value.id;
+      entry.parent = typeof value.parentId === 'string' ? value.parentId : null;
+      linear = false;
+      byId.set(value.id, entry);
+    }
+    if (value.type === 'message' && isObject(value.message)) {
+      const parsed = messageBlocks(value.message, ts ?? toIso(value.message.timestamp));
+      entry.blocks = parsed.blocks;
+      entry.role = parsed.role;
+      entry.stop = parsed.stop;
+      if (ts && (parsed.role === 'user' || parsed.role === 'assistant')) updatedAt = ts;
+    }
+    entries.push(entry);
+  }
+  reportSkipped(path, stats, warnFn);
+
+  const path_ = linear ? entries : activePath(entries, byId);
+  const blocks: Block[] = [];
+  let lastMessage: Entry | undefined;
+  for (const e of path_) {
+    blocks.push(...e.blocks);
+    if (e.role) lastMessage = e;
+  }
+  labelToolOutputs(blocks);
+  // Finished when the last message is an assistant reply that stopped on its own.
+  const finished = lastMessage?.role === 'assistant' && (lastMessage.stop === undefined || ['stop', 'length', 'error', 'aborted'].includes(lastMessage.stop));
+  const id = str(header?.id) ?? idFromName(path);
+  return {
+    id,
+    cwd: str(header?.cwd),
+    title: name ?? titleFrom(blocks.find((b) => b.kind === 'user')?.text),
+    startedAt: toIso(header?.timestamp),
+    updatedAt: updatedAt ?? toIso(header?.timestamp),
+    blocks,
+    lastTurnOpen: lastMessage !== undefined && !finished,
+  };
+}
+
+/** Root→leaf entries of the branch that ends at the file's last entry. */
+function activePath(entries: Entry[], byId: Map<string, Entry>): Entry[] {
+  const leaf = [...entries].reverse().find((e) => e.id !== undefined);
+  if (!leaf) return entries;
+  const path: Entry[] = [];
+  const seen = new Set<string>();
+  let node: Entry | undefined = leaf;
+  while (node && node.id !== undefined && !seen.has(node.id)) {
+    seen.add(node.id);
+    path.push(node);
+    if (!node.parent) break;
+    node = byId.get(node.parent);
+  }
+  return path.reverse();
+}
+
+function idFromName(path: string): string {
+  const stem = basename(path).replace(/\.jsonl$/, '');
+  const us = stem.indexOf('_');
+  return us === -1 ? stem : stem.slice(us + 1);
+}
+
+function summarize(path: string, size: number, mtimeMs: number): SessionSummary | undefined {
+  const head = headRecords(path, HEAD_BYTES, size);
+  const header = head[0];
+  if (!isObject(header) || header.type !== 'session' || typeof header.id !== 'string') return undefined;
+  let firstPrompt: string | undefined;
+  for (const r of head) {
+    if (isObject(r) && r.type === 'message' && isObject(r.message) && r.message.role === 'user') {
+      firstPrompt = userText(r.message.content);
+      break;
+    }
+  }
+  let name: string | undefined;
+  let updatedAt: string | undefined;
+  for (const r of size > HEAD_BYTES ? tailRecords(path, size, TAIL_BYTES) : head) {
+    if (!isObject(r)) continue;
+    if (r.type === 'session_info') name = str(r.name)?.trim() || undefined;
+    if (r.type === 'message' && isObject(r.message) && (r.message.role === 'user' || r.message.role === 'assistant')) updatedAt = str(r.timestamp) ?? updatedAt;
+  }
+  const cwd = str(header.cwd);
+  return {
+    provider: 'pi',
+    id: header.id,
+    location: path,
+    cwd,
+    cwds: cwd ? [cwd] : [],
+    title: name ?? titleFrom(firstPrompt),
+    startedAt: toIso(header.timestamp),
+    updatedAt: toIso(updatedAt) ?? new Date(mtimeMs).toISOString(),
+  };
+}
+
+async function* discover(opts: DiscoverOptions): AsyncIterable<SessionSummary> {
+  const root = join(piAgentDir(opts.env), 'sessions');
+  for (const dir of readDirQuiet(root, 'Pi sessions', warn)) {
+    if (!dir.isDirectory()) continue;
+    const folder = join(root, dir.name);
+    for (const file of readDirQuiet(folder, 'Pi sessions', warn)) {
+      if (!file.name.endsWith('.jsonl')) continue;
+      const path = join(folder, file.name);
+      const st = statOrUndefined(path);
+      if (!st || !st.isFile()) continue;
+      let summary: SessionSummary | undefined;
+      try {
+        summary = opts.memo ? opts.memo.summary(path, st.mtimeMs, st.size, () => summarize(path, st.size, st.mtimeMs)) : summarize(path, st.size, st.mtimeMs);
+      } catch (error) {
+        warn(`cannot read ${path} (${(error as NodeJS.ErrnoException).code ?? 'error'}) — check its permissions`);
+        continue;
+      }
+      if (summary) yield summary;
+    }
+  }
+}
+
+export const pi: Provider = {
+  name: 'pi',
+  discover,
+  dataLocation: (env) => join(piAgentDir(env), 'sessions'),
+  load: (summary) => parsePiFile(summary.location),
+  detect(head) {
+    const first = head.split('\n').find((l) => l.trim() !== '');
+    if (!first) return false;
+    try {
+      const r = JSON.parse(first) as unknown;
+      return isObject(r) && r.type === 'session' && typeof r.id === 'string';
+    } catch {
+      return false;
+    }
+  },
+  loadFile: (path) => parsePiFile(path),
+};

@@ -1,0 +1,166 @@
+// One agent provider as a Source: sessions listed newest first (workspace-filtered unless
+// global), opened by `current`, a 1-based index, a full id or a unique prefix; turns as units.
+import { statSync } from 'node:fs';
+import { ListingCache } from '../agents/listing-cache.js';
+import { assembleTurns } from '../agents/turns.js';
+import type { AgentSession, Provider, SessionSummary } from '../agents/types.js';
+import { workspaceMatcher } from '../agents/workspace.js';
+import { SivtrError } from '../errors.js';
+import { sessionUnits } from './agent-units.js';
+import { displayIds } from './display-id.js';
+import type { ListOptions, OpenedSession, SessionInfo, Source, Unit } from './types.js';
+
+type Listing = { summaries: SessionSummary[]; ids: Map<string, string>; cache: ListingCache };
+
+/** Every session of a provider, newest first, one per id (the newest copy wins). */
+async function discoverAll(provider: Provider, env: NodeJS.ProcessEnv): Promise<Listing> {
+  const cache = ListingCache.load(provider.name, env);
+  const byId = new Map<string, SessionSummary>();
+  for await (const s of provider.discover({ env, memo: cache })) {
+    const seen = byId.get(s.id);
+    if (!seen || s.updatedAt > seen.updatedAt) byId.set(s.id, s);
+  }
+  cache.save(true);
+  const summaries = [...byId.values()].sort((a, b) => (a.updatedAt < b.updatedAt ? 1 : a.updatedAt > b.updatedAt ? -1 : a.id.localeCompare(b.id)));
+  return { summaries, ids: displayIds(summaries.map((s) => s.id)), cache };
+}
+
+function fileVersion(location: string): { m: number; s: number } | undefined {
+  try {
+    const st = statSync(location);
+    return { m: st.mtimeMs, s: st.size };
+  } catch {
+    return undefined; // a database URI such as opencode:<id>
+  }
+}
+
+function infoOf(provider: Provider, s: SessionSummary, listing: Listing): SessionInfo {
+  const info: SessionInfo = { source: provider.name, id: s.id, displayId: listing.ids.get(s.id) ?? s.id.slice(0, 8), location: s.location, updatedAt: s.updatedAt };
+  if (s.cwd !== undefined) info.cwd = s.cwd;
+  if (s.cwds && s.cwds.length > 0) info.cwds = s.cwds;
+  if (s.title !== undefined) info.title = s.title;
+  const v = fileVersion(s.location);
+  const turns = v ? listing.cache.turns(s.location, v.m, v.s) : undefined;
+  if (turns !== undefined) info.units = turns;
+  return info;
+}
+
+function inWorkspace(summaries: SessionSummary[], cwd: string): SessionSummary[] {
+  const matches = workspaceMatcher(cwd);
+  return summaries.filter((s) => matches(s.cwds && s.cwds.length > 0 ? s.cwds : s.cwd ? [s.cwd] : undefined));
+}
+
+function noSessions(provider: Provider, env: NodeJS.ProcessEnv): SivtrError {
+  const where = provider.dataLocation?.(env);
+  return new SivtrError(`no ${provider.name} sessions found${where ? ` in ${where}` : ''}`, `run ${provider.name} once, or point its home override at the right place`);
+}
+
+function describeCandidate(s: SessionSummary): string {
+  return `${s.id}${s.title ? ` (${s.title})` : ''}`;
+}
+
+/** `current`, an index, an id or a unique prefix → the session summary it names. */
+function choose(provider: Provider, listing: Listing, key: string, opts: ListOptions): SessionSummary {
+  const all = listing.summaries;
+  if (key === 'current') {
+    const hint = provider.currentSessionHint?.(opts.env);
+    if (hint) {
+      const hinted = all.find((s) => s.id === hint || s.aliases?.includes(hint)) ?? all.find((s) => s.location.includes(hint));
+      if (hinted) return hinted;
+    }
+    const chosen = inWorkspace(all, opts.cwd)[0] ?? all[0];
+    if (!chosen) throw noSessions(provider, opts.env);
+    return chosen;
+  }
+  if (/^\d{1,4}$/.test(key)) {
+    const n = Number(key);
+    const listed = opts.global ? all : inWorkspace(all, opts.cwd);
+    if (n < 1) throw new SivtrError(`session index ${key} is out of range`, 'indices start at 1 (1 = newest)');
+    const chosen = listed[n - 1];
+    if (!chosen) {
+      if (listed.length === 0) throw noSessions(provider, opts.env);
+      throw new SivtrError(`only ${listed.length} ${provider.name} session(s) here`, `list them with \`sivtr sessions ${provider.name}\``);
+    }
+    return chosen;
+  }
+  const exact = all.filter((s) => s.id === key || s.aliases?.includes(key));
+  if (exact.length > 0) return exact[0]!;
+  const prefixed = all.filter((s) => s.id.startsWith(key));
+  if (prefixed.length === 1) return prefixed[0]!;
+  if (prefixed.length > 1) {
+    const shown = prefixed.slice(0, 10).map(describeCandidate).join(', ');
+    throw new SivtrError(`${provider.name} session "${key}" is ambiguous: ${shown}${prefixed.length > 10 ? ', …' : ''}`, 'type more characters of the id');
+  }
+  if (all.length === 0) throw noSessions(provider, opts.env);
+  throw new SivtrError(`no ${provider.name} session "${key}"`, `list them with \`sivtr sessions ${provider.name} --global\``);
+}
+
+export type AgentOpened = { info: SessionInfo; session: AgentSession; units: Unit[] };
+
+function unitsOf(provider: Provider, displayId: string, session: AgentSession): Unit[] {
+  const units = sessionUnits(provider.name, displayId, session);
+  // Codex progress notes stay visible but must not count as the final reply.
+  const turns = assembleTurns(session);
+  units.forEach((unit, i) => {
+    turns[i]?.blocks.forEach((b, j) => {
+      if (b.commentary && unit.parts[j]) unit.parts[j]!.commentary = true;
+    });
+  });
+  return units;
+}
+
+/** A whole session, parsed: what `import PROVIDER/<session>` and refs need. */
+export async function openAgentSession(provider: Provider, key: string, opts: ListOptions): Promise<AgentOpened> {
+  const listing = await discoverAll(provider, opts.env);
+  const summary = choose(provider, listing, key, opts);
+  const session = await provider.load(summary, { env: opts.env });
+  const info = infoOf(provider, summary, listing);
+  if (session.title) info.title = session.title;
+  if (session.cwd && !info.cwd) info.cwd = session.cwd;
+  const units = unitsOf(provider, info.displayId, session);
+  info.units = units.length;
+  const v = fileVersion(summary.location);
+  if (v) {
+    listing.cache.setTurns(summary.location, v.m, v.s, units.length);
+    listing.cache.save(false);
+  }
+  return { info, session, units };
+}
+
+/** Sessions of a provider as `sessions` lists them, with turn counts filled in (parsing what the cache lacks). */
+export async function listWithTurns(provider: Provider, opts: ListOptions & { limit?: number }): Promise<SessionInfo[]> {
+  const listing = await discoverAll(provider, opts.env);
+  const chosen = (opts.global ? listing.summaries : inWorkspace(listing.summaries, opts.cwd)).slice(0, opts.limit ?? Infinity);
+  const infos: SessionInfo[] = [];
+  for (const s of chosen) {
+    const info = infoOf(provider, s, listing);
+    if (info.units === undefined) {
+      try {
+        const session = await provider.load(s, { env: opts.env });
+        info.units = assembleTurns(session).length;
+        const v = fileVersion(s.location);
+        if (v) listing.cache.setTurns(s.location, v.m, v.s, info.units);
+      } catch {
+        // unreadable right now: listed without a turn count
+      }
+    }
+    infos.push(info);
+  }
+  listing.cache.save(false);
+  return infos;
+}
+
+export function agentSource(provider: Provider): Source {
+  return {
+    name: provider.name,
+    async list(opts: ListOptions): Promise<SessionInfo[]> {
+      const listing = await discoverAll(provider, opts.env);
+      const chosen = opts.global ? listing.summaries : inWorkspace(listing.summaries, opts.cwd);
+      return chosen.map((s) => infoOf(provider, s, listing));
+    },
+    async open(key: string, opts: ListOptions): Promise<OpenedSession> {
+      const { info, units } = await openAgentSession(provider, key, opts);
+      return { info, units };
+    },
+  };
+}
