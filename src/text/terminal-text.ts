@@ -6,6 +6,16 @@
 
 export type RenderedText = { plain: string; ansi: string };
 
+/** Optional behaviour for long-running recordings; the defaults keep the plain line model. */
+export type TerminalTextOptions = {
+  /** Keep at most this many characters of finished lines from the start… */
+  headChars?: number;
+  /** …and this many from the end, with one `[… N chars omitted …]` line between them. */
+  tailChars?: number;
+  /** `CSI 2 J` / `CSI 3 J` (what `clear` prints) empties everything written so far. */
+  eraseDisplayClears?: boolean;
+};
+
 type Cell = { ch: string; style: string };
 
 const enum State {
@@ -28,6 +38,13 @@ const MAX_CSI_LENGTH = 64;
 export class TerminalText {
   private donePlain: string[] = [];
   private doneAnsi: string[] = [];
+  private headUsed = 0;
+  private tailPlain: string[] = [];
+  private tailAnsi: string[] = [];
+  private tailStart = 0;
+  private tailUsed = 0;
+  /** Characters (plain, newlines included) dropped between head and tail. */
+  omittedChars = 0;
   /** Lines still reachable by the cursor (cursor-up); the oldest are committed when it grows. */
   private live: Cell[][] = [[]];
   private row = 0;
@@ -36,14 +53,46 @@ export class TerminalText {
   private state = State.Ground;
   private seq = '';
 
+  constructor(private readonly options: TerminalTextOptions = {}) {}
+
   write(text: string): void {
-    for (const ch of text) this.feed(ch);
+    const n = text.length;
+    let i = 0;
+    while (i < n) {
+      if (this.state === State.Ground) {
+        // Fast path: a run of printable BMP characters needs no state machine.
+        let j = i;
+        while (j < n) {
+          const c = text.charCodeAt(j);
+          if (c < 0x20 || c === 0x7f || c === 0x9b || (c >= 0xd800 && c <= 0xdfff)) break;
+          j++;
+        }
+        if (j > i) {
+          for (let k = i; k < j; k++) this.put(text[k]!);
+          i = j;
+          continue;
+        }
+      }
+      const cp = text.codePointAt(i)!;
+      const ch = cp > 0xffff ? text.slice(i, i + 2) : text[i]!;
+      i += ch.length;
+      this.feed(ch);
+    }
   }
 
   /** Everything written so far, rendered; trailing newlines trimmed. */
   snapshot(): RenderedText {
     const plain = [...this.donePlain];
     const ansi = [...this.doneAnsi];
+    if (this.omittedChars > 0) {
+      const note = `[… ${this.omittedChars} chars omitted …]`;
+      plain.push(note);
+      ansi.push(note);
+    }
+    for (let i = this.tailStart; i < this.tailPlain.length; i++) {
+      plain.push(this.tailPlain[i]!);
+      ansi.push(this.tailAnsi[i]!);
+    }
     for (const line of this.live) {
       const [p, a] = renderLine(line);
       plain.push(p);
@@ -171,6 +220,7 @@ export class TerminalText {
         return;
       case 'J': {
         const mode = Number.isFinite(nums[0]) ? nums[0]! : 0;
+        if ((mode === 2 || mode === 3) && this.options.eraseDisplayClears) return this.clearAll();
         if (mode === 0) {
           this.eraseInLine(0);
           this.live.length = this.row + 1;
@@ -229,10 +279,56 @@ export class TerminalText {
     // Lines the cursor can no longer reach are final: render them once and drop the cells.
     while (this.live.length > MAX_CURSOR_UP + 1 && this.row > 0) {
       const [p, a] = renderLine(this.live.shift()!);
-      this.donePlain.push(p);
-      this.doneAnsi.push(a);
+      this.commit(p, a);
       this.row--;
     }
+  }
+
+  private commit(plain: string, ansi: string): void {
+    const { headChars, tailChars } = this.options;
+    if (headChars === undefined || tailChars === undefined) {
+      this.donePlain.push(plain);
+      this.doneAnsi.push(ansi);
+      return;
+    }
+    const size = plain.length + 1;
+    if (this.omittedChars === 0 && this.tailStart === this.tailPlain.length && this.headUsed + size <= headChars) {
+      this.donePlain.push(plain);
+      this.doneAnsi.push(ansi);
+      this.headUsed += size;
+      return;
+    }
+    // Whole lines only: a cut never splits a line (a later redactor must see whole secrets).
+    this.tailPlain.push(plain);
+    this.tailAnsi.push(ansi);
+    this.tailUsed += size;
+    while (this.tailUsed > tailChars && this.tailStart < this.tailPlain.length) {
+      const dropped = this.tailPlain[this.tailStart]!.length + 1;
+      this.tailPlain[this.tailStart] = '';
+      this.tailAnsi[this.tailStart] = '';
+      this.tailStart++;
+      this.tailUsed -= dropped;
+      this.omittedChars += dropped;
+    }
+    if (this.tailStart > 1024 && this.tailStart * 2 > this.tailPlain.length) {
+      this.tailPlain = this.tailPlain.slice(this.tailStart);
+      this.tailAnsi = this.tailAnsi.slice(this.tailStart);
+      this.tailStart = 0;
+    }
+  }
+
+  private clearAll(): void {
+    this.donePlain = [];
+    this.doneAnsi = [];
+    this.tailPlain = [];
+    this.tailAnsi = [];
+    this.tailStart = 0;
+    this.tailUsed = 0;
+    this.headUsed = 0;
+    this.omittedChars = 0;
+    this.live = [[]];
+    this.row = 0;
+    this.col = 0;
   }
 }
 
@@ -272,8 +368,8 @@ export function trimTrailingNewlines(text: string): string {
 }
 
 /** Raw terminal text → the (plain, ansi) pair a terminal would have displayed. */
-export function renderTerminalText(raw: string): RenderedText {
-  const model = new TerminalText();
+export function renderTerminalText(raw: string, options?: TerminalTextOptions): RenderedText {
+  const model = new TerminalText(options);
   model.write(raw);
   return model.snapshot();
 }

@@ -8,4 +8,9 @@ export const commands: CommandEntry[] = [
   { name: 'import', load: () => import('./import.js') },
   { name: 'demo', load: () => import('./demo.js') },
   { name: 'sessions', load: () => import('./sessions.js') },
+  { name: 'search', load: () => import('./search.js') },
+  { name: 'run', load: () => import('./run.js') },
+  { name: 'pipe', load: () => import('./pipe.js') },
+  { name: 'history', load: () => import('./history.js') },
+  { name: 'shell', load: () => import('./shell.js') },
 ];

@@ -1,0 +1,208 @@
+// `sivtr shell`: the user's shell runs on a PTY we own. Every byte goes to the real terminal first,
+// untouched; a copy feeds the recorder. Any recorder error switches recording off and the session
+// carries on (fail-open). node-pty is loaded here only, on demand.
+import { randomBytes } from 'node:crypto';
+import { spawnSync } from 'node:child_process';
+import { StringDecoder } from 'node:string_decoder';
+import { join } from 'node:path';
+import { LogWriter, ensurePrivateDir } from '../session/log.js';
+import { dataDir, terminalLogPath, terminalsDir } from '../session/paths.js';
+import { Recorder } from './recorder.js';
+import { shellKind, shellLaunch } from './hooks.js';
+
+/** `sivtr shell` could not start the recorder; an rc auto-start then carries on as a plain shell. */
+export const PROXY_UNAVAILABLE = 222;
+
+export type ProxyOptions = {
+  shell: string;
+  env: NodeJS.ProcessEnv;
+  /** Started from an rc file: on failure return PROXY_UNAVAILABLE instead of running a plain shell. */
+  fromRc?: boolean;
+  /** Record nothing, only pass bytes through (kill switch). */
+  passthrough?: boolean;
+};
+
+export type ProxyStats = { entries: number; recorderErrors: number; writeErrors: number };
+
+export function newTerminalId(): string {
+  return `${process.pid}-${Math.floor(Date.now() / 1000)}`;
+}
+
+type Pty = typeof import('node-pty');
+
+async function loadPty(): Promise<Pty | undefined> {
+  try {
+    const mod = (await import('node-pty')) as Partial<Pty> & { default?: Pty };
+    return typeof mod.spawn === 'function' ? (mod as Pty) : mod.default;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Without node-pty the user still gets their shell: hooks-only mode records the metadata. */
+function plainShell(shell: string, env: NodeJS.ProcessEnv): number {
+  const result = spawnSync(shell, [], { stdio: 'inherit', env });
+  if (result.error) {
+    process.stderr.write(`sivtr: cannot start ${shell}: ${result.error.message}\n`);
+    return 127;
+  }
+  return result.status ?? 128 + (signalNumber(result.signal) ?? 1);
+}
+
+function signalNumber(signal: string | null | undefined): number | undefined {
+  if (!signal) return undefined;
+  const table: Record<string, number> = { SIGHUP: 1, SIGINT: 2, SIGQUIT: 3, SIGKILL: 9, SIGTERM: 15 };
+  return table[signal];
+}
+
+export async function runShellProxy(options: ProxyOptions): Promise<number> {
+  const { shell } = options;
+  const pty = await loadPty();
+  const baseEnv: NodeJS.ProcessEnv = { ...options.env };
+  if (!pty) {
+    if (options.fromRc) return PROXY_UNAVAILABLE;
+    process.stderr.write('sivtr: node-pty could not be loaded, starting the shell without the recorder (hooks record metadata only)\n');
+    return plainShell(shell, baseEnv);
+  }
+
+  const kind = shellKind(shell);
+  const record = !options.passthrough && kind !== undefined;
+  const nonce = randomBytes(16).toString('hex');
+  const terminalId = newTerminalId();
+  const childEnv: Record<string, string> = {};
+  for (const [k, v] of Object.entries(baseEnv)) if (v !== undefined) childEnv[k] = v;
+  childEnv.SIVTR_PTY_PROXY = '1';
+  childEnv.SHELL = shell;
+  let args: string[] = [];
+  let writer: LogWriter | undefined;
+  if (record) {
+    childEnv.SIVTR_NONCE = nonce;
+    childEnv.SIVTR_TERMINAL_ID = terminalId;
+    try {
+      ensurePrivateDir(dataDir(baseEnv));
+      ensurePrivateDir(terminalsDir(baseEnv));
+      const launch = shellLaunch(kind, join(dataDir(baseEnv), 'shell'), baseEnv);
+      args = launch.args;
+      Object.assign(childEnv, launch.env);
+      writer = new LogWriter(terminalLogPath(terminalId, baseEnv));
+    } catch (error) {
+      process.stderr.write(`sivtr: cannot prepare the recording (${(error as Error).message}); running without it\n`);
+      delete childEnv.SIVTR_NONCE;
+    }
+  }
+
+  const stdin = process.stdin;
+  const stdout = process.stdout;
+  let child: import('node-pty').IPty;
+  try {
+    child = pty.spawn(shell, args, {
+      name: baseEnv.TERM || 'xterm-256color',
+      cols: stdout.columns || 80,
+      rows: stdout.rows || 24,
+      cwd: process.cwd(),
+      env: childEnv,
+      encoding: null,
+    } as import('node-pty').IPtyForkOptions);
+  } catch (error) {
+    if (options.fromRc) return PROXY_UNAVAILABLE;
+    process.stderr.write(`sivtr: cannot start ${shell} on a PTY (${(error as Error).message}); starting it without the recorder\n`);
+    return plainShell(shell, baseEnv);
+  }
+
+  const stats: ProxyStats = { entries: 0, recorderErrors: 0, writeErrors: 0 };
+  let recorder: Recorder | undefined;
+  if (writer) {
+    const log = writer;
+    recorder = new Recorder({
+      nonce,
+      write: (entry) => {
+        try {
+          log.append(entry);
+          stats.entries++;
+        } catch {
+          stats.writeErrors++; // disk full, permissions: the session matters more than the record
+        }
+      },
+    });
+  }
+  const decoder = new StringDecoder('utf8');
+  const observe = (text: string): void => {
+    if (!recorder) return;
+    try {
+      recorder.feed(text);
+    } catch (error) {
+      stats.recorderErrors++;
+      recorder = undefined; // fail-open: passthrough carries on
+      if (baseEnv.SIVTR_DEBUG) process.stderr.write(`\r\nsivtr: recorder disabled: ${(error as Error).stack}\r\n`);
+    }
+  };
+
+  let paused = false;
+  child.onData((data: Buffer | string) => {
+    const buf = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
+    if (!stdout.write(buf) && !paused) {
+      paused = true;
+      child.pause(); // the terminal is slower than the program: stop reading until it drains
+      stdout.once('drain', () => {
+        paused = false;
+        child.resume();
+      });
+    }
+    observe(decoder.write(buf));
+  });
+
+  const wasRaw = stdin.isTTY ? stdin.isRaw : false;
+  if (stdin.isTTY) stdin.setRawMode(true);
+  const onInput = (data: Buffer): void => child.write(data);
+  stdin.on('data', onInput);
+  stdin.resume();
+  const onResize = (): void => {
+    try {
+      child.resize(stdout.columns || 80, stdout.rows || 24);
+    } catch {
+      // the shell already exited
+    }
+  };
+  process.on('SIGWINCH', onResize);
+  const forward = (signal: string) => (): void => {
+    try {
+      child.kill(signal);
+    } catch {
+      // gone already
+    }
+  };
+  const onHup = forward('SIGHUP');
+  const onTerm = forward('SIGTERM');
+  process.on('SIGHUP', onHup);
+  process.on('SIGTERM', onTerm);
+
+  const restore = (): void => {
+    if (stdin.isTTY) {
+      try {
+        stdin.setRawMode(wasRaw);
+      } catch {
+        // terminal gone
+      }
+    }
+  };
+  process.once('exit', restore);
+
+  return await new Promise<number>((resolve) => {
+    child.onExit(({ exitCode, signal }) => {
+      observe(decoder.end());
+      try {
+        recorder?.finish();
+      } catch {
+        stats.recorderErrors++;
+      }
+      stdin.off('data', onInput);
+      stdin.pause();
+      process.off('SIGWINCH', onResize);
+      process.off('SIGHUP', onHup);
+      process.off('SIGTERM', onTerm);
+      restore();
+      if (baseEnv.SIVTR_DEBUG) process.stderr.write(`sivtr: ${JSON.stringify(stats)}\n`);
+      resolve(signal ? 128 + signal : exitCode);
+    });
+  });
+}
