@@ -72,17 +72,11 @@ function choose(provider: Provider, listing: Listing, key: string, opts: ListOpt
     if (!chosen) throw noSessions(provider, opts.env);
     return chosen;
   }
-  if (/^\d{1,4}$/.test(key)) {
-    const n = Number(key);
-    const listed = opts.global ? all : inWorkspace(all, opts.cwd);
-    if (n < 1) throw new SivtrError(`session index ${key} is out of range`, 'indices start at 1 (1 = newest)');
-    const chosen = listed[n - 1];
-    if (!chosen) {
-      if (listed.length === 0) throw noSessions(provider, opts.env);
-      throw new SivtrError(`only ${listed.length} ${provider.name} session(s) here`, `list them with \`sivtr sessions ${provider.name}\``);
-    }
-    return chosen;
-  }
+  // A small number is the Nth newest (`--session 2`); ids are hex, so a number that is not a
+  // valid index may still be an id prefix (`0196`), tried below.
+  const listed = opts.global ? all : inWorkspace(all, opts.cwd);
+  const asIndex = /^\d{1,4}$/.test(key) ? Number(key) : undefined;
+  if (asIndex !== undefined && !key.startsWith('0') && asIndex <= listed.length) return listed[asIndex - 1]!;
   const exact = all.filter((s) => s.id === key || s.aliases?.includes(key));
   if (exact.length > 0) return exact[0]!;
   const prefixed = all.filter((s) => s.id.startsWith(key));
@@ -92,6 +86,11 @@ function choose(provider: Provider, listing: Listing, key: string, opts: ListOpt
     throw new SivtrError(`${provider.name} session "${key}" is ambiguous: ${shown}${prefixed.length > 10 ? ', …' : ''}`, 'type more characters of the id');
   }
   if (all.length === 0) throw noSessions(provider, opts.env);
+  if (asIndex !== undefined) {
+    if (asIndex < 1) throw new SivtrError(`session index ${key} is out of range`, 'indices start at 1 (1 = newest)');
+    if (listed.length === 0) throw new SivtrError(`no ${provider.name} sessions in this workspace`, `list every workspace with \`sivtr sessions ${provider.name} --global\``);
+    throw new SivtrError(`only ${listed.length} ${provider.name} session(s) here, not ${asIndex}`, `list them with \`sivtr sessions ${provider.name}\``);
+  }
   throw new SivtrError(`no ${provider.name} session "${key}"`, `list them with \`sivtr sessions ${provider.name} --global\``);
 }
 
