@@ -27,6 +27,11 @@ async function resolve(argv: string[]): Promise<{ module: CommandModule; args: P
 
 export async function main(argv: string[]): Promise<number> {
   try {
+    // `CMD | sivtr` with no arguments keeps the piped output, like `sivtr pipe`.
+    if (argv.length === 0 && !process.stdin.isTTY) {
+      const pipe = await import('./commands/pipe.js');
+      return (await pipe.run({ _: [], bare: true })) ?? 0;
+    }
     const chosen = await resolve(argv);
     if (!chosen) return 0; // help or version was printed
     return (await chosen.module.run(chosen.args)) ?? 0;

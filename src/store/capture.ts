@@ -1,0 +1,121 @@
+// Capturing one command or one stream into history: `sivtr run` runs the command under a PTY (so
+// it colours and buffers as it would in a terminal) and passes its output through untouched;
+// `sivtr pipe` tees stdin. Both store the raw text; makeEntry renders it with the one text model.
+import { accessSync, constants, statSync } from 'node:fs';
+import { delimiter, isAbsolute, join, resolve } from 'node:path';
+import { SivtrError } from '../errors.js';
+import { loadStoreConfig } from './config.js';
+import { HistoryStore, type HistoryEntry, type NewHistoryEntry } from './history.js';
+
+/** Stores one capture, applying the configured retention. */
+export async function storeCapture(fields: NewHistoryEntry, env: NodeJS.ProcessEnv = process.env): Promise<HistoryEntry> {
+  const { maxEntries } = await loadStoreConfig(env);
+  const store = HistoryStore.openForWrite(env);
+  try {
+    return store.add(fields, maxEntries);
+  } finally {
+    store.close();
+  }
+}
+
+function isExecutableFile(path: string): boolean {
+  try {
+    if (!statSync(path).isFile()) return false;
+    accessSync(path, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The file a command name runs, found the way a shell would (PATH unless it has a slash). */
+export function resolveCommand(name: string, env: NodeJS.ProcessEnv, cwd: string): string | undefined {
+  if (name.includes('/') || (process.platform === 'win32' && name.includes('\\'))) {
+    const path = isAbsolute(name) ? name : resolve(cwd, name);
+    return isExecutableFile(path) ? path : undefined;
+  }
+  const exts = process.platform === 'win32' ? (env.PATHEXT ?? '.EXE;.CMD;.BAT').split(';') : [''];
+  for (const dir of (env.PATH ?? '').split(delimiter)) {
+    if (!dir) continue;
+    for (const ext of exts) {
+      const path = join(dir, name + ext);
+      if (isExecutableFile(path)) return path;
+    }
+  }
+  return undefined;
+}
+
+/** A command line a person could paste back into a POSIX shell. */
+export function quoteCommand(argv: string[]): string {
+  return argv.map((a) => (a !== '' && /^[\w@%+=:,./-]+$/.test(a) ? a : `'${a.replace(/'/g, `'\\''`)}'`)).join(' ');
+}
+
+type PtyModule = typeof import('node-pty');
+
+export type RunResult = { exitCode: number; output: string; durationMs: number; startedAt: Date; endedAt: Date };
+
+/** Runs argv under a PTY, mirroring its output to stdout and our stdin to it. */
+export async function runUnderPty(argv: string[], env: NodeJS.ProcessEnv, cwd: string): Promise<RunResult> {
+  const [command, ...args] = argv;
+  const file = resolveCommand(command!, env, cwd);
+  if (!file) throw new SivtrError(`command not found: ${command}`, 'check the spelling, or run it through a shell: `sivtr run sh -c "…"`');
+  const imported = (await import('node-pty')) as PtyModule & { default?: PtyModule };
+  const pty = imported.default ?? imported;
+  const stdout = process.stdout;
+  const stdin = process.stdin;
+  const startedAt = new Date();
+  const child = pty.spawn(file, args, {
+    name: env.TERM || 'xterm-256color',
+    cols: stdout.isTTY ? stdout.columns : 120,
+    rows: stdout.isTTY ? stdout.rows : 40,
+    cwd,
+    env: env as Record<string, string>,
+  });
+  const chunks: string[] = [];
+  child.onData((data) => {
+    chunks.push(data);
+    stdout.write(data);
+  });
+  const onResize = () => child.resize(stdout.columns, stdout.rows);
+  if (stdout.isTTY) stdout.on('resize', onResize);
+  const rawMode = stdin.isTTY === true;
+  if (rawMode) stdin.setRawMode(true);
+  let exited = false;
+  const forward = (data: Buffer) => {
+    if (!exited) child.write(data.toString('utf8'));
+  };
+  stdin.on('data', forward);
+  // Piped input ends with EOF: pass it on as the terminal's end-of-file character.
+  const onEnd = () => forward(Buffer.from('\x04'));
+  if (!rawMode) stdin.on('end', onEnd);
+  stdin.resume();
+  const { exitCode, signal } = await new Promise<{ exitCode: number; signal?: number }>((done) =>
+    child.onExit((e) => {
+      exited = true;
+      done(e);
+    }),
+  );
+  const endedAt = new Date();
+  stdin.off('data', forward);
+  stdin.off('end', onEnd);
+  if (rawMode) stdin.setRawMode(false);
+  stdin.pause();
+  if (stdout.isTTY) stdout.off('resize', onResize);
+  return {
+    exitCode: signal ? 128 + signal : exitCode,
+    output: chunks.join(''),
+    durationMs: endedAt.getTime() - startedAt.getTime(),
+    startedAt,
+    endedAt,
+  };
+}
+
+/** Everything on stdin, passed through to stdout as it arrives. */
+export async function teeStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin as AsyncIterable<Buffer>) {
+    chunks.push(chunk);
+    process.stdout.write(chunk);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}

@@ -1,0 +1,87 @@
+// Units as the index stores them: refs are not stored (display ids change as sessions come and
+// go) but rebuilt at query time from (source, session id, index). Whatever reads units —
+// the file index or the in-memory `--no-index` path — goes through these functions, so both
+// hold exactly the same rows.
+import { createHash } from 'node:crypto';
+import type { Part, Unit } from '../memory/types.js';
+
+export type StatusName = 'success' | 'failure' | 'unknown';
+
+export type PartDoc = { n: number; kind: string; label: string | null; weight: number; text: string };
+
+export type UnitDoc = {
+  index: number;
+  at: number | null;
+  atText: string | null;
+  cwd: string | null;
+  status: StatusName;
+  title: string;
+  /** 0 while an agent turn is still running, else 1. */
+  complete: number;
+  parts: PartDoc[];
+  hash: string;
+};
+
+export type SessionDoc = { source: string; id: string; title: string | null; cwd: string | null; updatedAt: string | null; location: string };
+
+/**
+ * How much a part counts in ranking: what people said and typed outranks what tools printed.
+ * (BM25 scores are negative; a higher weight makes a match rank higher.)
+ */
+export const PART_WEIGHT: Record<string, number> = {
+  user: 3,
+  assistant: 3,
+  command: 3,
+  tool_call: 2,
+  prompt: 1,
+  output: 1,
+  tool_output: 1,
+  thinking: 1,
+};
+
+/**
+ * Text beyond this many characters of one part is not indexed (the head and the tail are):
+ * multi-megabyte tool outputs would otherwise dominate index size and build time.
+ */
+export const MAX_INDEXED_CHARS = 64 * 1024;
+const TAIL_CHARS = 16 * 1024;
+
+function indexedText(text: string): string {
+  if (text.length <= MAX_INDEXED_CHARS) return text;
+  return `${text.slice(0, MAX_INDEXED_CHARS - TAIL_CHARS)}\n…\n${text.slice(-TAIL_CHARS)}`;
+}
+
+function partDoc(part: Part): PartDoc {
+  return { n: part.n, kind: part.kind, label: part.label ?? null, weight: PART_WEIGHT[part.kind] ?? 1, text: indexedText(part.text) };
+}
+
+export function statusOf(unit: Unit): StatusName {
+  if (unit.exitCode !== undefined) return unit.exitCode === 0 ? 'success' : 'failure';
+  if (unit.parts.some((p) => p.isError)) return 'failure';
+  if (unit.complete === true) return 'success';
+  return 'unknown';
+}
+
+function epochMs(iso: string | undefined): number | null {
+  if (!iso) return null;
+  const ms = Date.parse(iso);
+  return Number.isNaN(ms) ? null : ms;
+}
+
+/** `fallbackAt`: when a unit carries no time of its own (the session's last activity). */
+export function unitDoc(unit: Unit, fallbackAt?: string): UnitDoc {
+  const atText = unit.at ?? fallbackAt ?? null;
+  const parts = unit.parts.filter((p) => p.text.trim() !== '').map(partDoc);
+  const doc = {
+    index: unit.index,
+    at: epochMs(atText ?? undefined),
+    atText,
+    cwd: unit.cwd ?? null,
+    status: statusOf(unit),
+    title: unit.title,
+    complete: unit.complete === false ? 0 : 1,
+    parts,
+  };
+  const hash = createHash('sha1').update(JSON.stringify(doc)).digest('base64');
+  return { ...doc, hash };
+}

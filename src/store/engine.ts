@@ -1,0 +1,83 @@
+// One search as a command runs it: open the index (or its in-memory twin), bring it up to date,
+// query it. A corrupt index is rebuilt; an unwritable data dir means reading the sources
+// directly, said in one line on stderr.
+import { warn } from '../errors.js';
+import { indexDbPath } from '../session/paths.js';
+import { allProviders } from '../agents/registry.js';
+import { memoryIndex, openIndex, PARSER_VERSION, removeDbFiles, type IndexDb } from './index-db.js';
+import { search, type SearchRequest, type SearchResult } from './search.js';
+import { isCorruptionError, isUnwritableError } from './sqlite.js';
+import { syncIndex, type Progress, type SyncStats } from './sync.js';
+
+/** The parser version plus the provider set: a new or removed provider rebuilds the cache. */
+export function indexVersion(): string {
+  return `${PARSER_VERSION}:${allProviders().map((p) => p.name).join(',')}`;
+}
+
+/** A bar on stderr, only on a terminal and only once the build has taken over a second. */
+export class StderrProgress implements Progress {
+  private started = Date.now();
+  private count = 0;
+  private all = 0;
+  private drawnAt = 0;
+  private drawn = false;
+
+  total(n: number): void {
+    this.all += n;
+  }
+
+  step(): void {
+    this.count++;
+    const now = Date.now();
+    if (!process.stderr.isTTY || now - this.started < 1000 || now - this.drawnAt < 100) return;
+    this.drawnAt = now;
+    this.drawn = true;
+    const all = Math.max(this.all, this.count);
+    const width = 30;
+    const filled = Math.round((this.count / all) * width);
+    process.stderr.write(`\r\x1b[2Kindexing [${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${this.count}/${all} sessions`);
+  }
+
+  done(): void {
+    if (this.drawn) process.stderr.write('\r\x1b[2K');
+    this.drawn = false;
+  }
+}
+
+export type EngineOptions = { env: NodeJS.ProcessEnv; noIndex: boolean; progress?: Progress };
+
+export type EngineResult = SearchResult & { stats: SyncStats; indexed: boolean };
+
+async function syncAndSearch(index: IndexDb, req: SearchRequest, opts: EngineOptions): Promise<EngineResult> {
+  const stats = await syncIndex(index, opts.env, opts.progress ?? new StderrProgress());
+  return { ...search(index, req), stats, indexed: index.persistent };
+}
+
+export async function runSearch(req: SearchRequest, opts: EngineOptions): Promise<EngineResult> {
+  const path = indexDbPath(opts.env);
+  const version = indexVersion();
+  const opened = openIndex(path, version, { noIndex: opts.noIndex });
+  if (opened.fallbackReason) warn(`cannot use ${path} (${opened.fallbackReason}) — reading the sources directly, which is slower`);
+  let index = opened.index;
+  try {
+    return await syncAndSearch(index, req, opts);
+  } catch (error) {
+    if (!index.persistent) throw error;
+    index.close();
+    if (isCorruptionError(error)) {
+      warn(`${path} was unreadable — rebuilding it`);
+      removeDbFiles(path);
+      const again = openIndex(path, version);
+      index = again.index;
+      return await syncAndSearch(index, req, opts);
+    }
+    if (isUnwritableError(error)) {
+      warn(`cannot write ${path} (${(error as { code?: string }).code}) — reading the sources directly, which is slower`);
+      index = memoryIndex(version);
+      return await syncAndSearch(index, req, opts);
+    }
+    throw error;
+  } finally {
+    index.close();
+  }
+}

@@ -1,0 +1,83 @@
+// History as a memory source: each capture is a session of one unit, addressed `history/<id>`
+// (also `history/<id>/1[/pN]`), with the fixed parts of a terminal record (p1 prompt, p2
+// command, p3 output) so copy, show and diff treat it exactly like a recorded command.
+import { SivtrError } from '../errors.js';
+import type { ListOptions, OpenedSession, SessionInfo, Source, Unit } from '../memory/types.js';
+import { HistoryStore, type HistoryEntry } from './history.js';
+
+export const HISTORY_SOURCE = 'history';
+
+export function historyRef(id: number): string {
+  return `${HISTORY_SOURCE}/${id}`;
+}
+
+export function historyTitle(entry: HistoryEntry): string {
+  if (entry.command !== '') return entry.command;
+  const firstLine = entry.output.split('\n').find((l) => l.trim() !== '') ?? '';
+  return `(piped) ${firstLine.trim().slice(0, 80)}`;
+}
+
+export function historyUnit(entry: HistoryEntry): Unit {
+  const unit: Unit = {
+    ref: historyRef(entry.id),
+    source: HISTORY_SOURCE,
+    session: String(entry.id),
+    index: 1,
+    parts: [
+      { n: 1, kind: 'prompt', text: '' },
+      { n: 2, kind: 'command', text: entry.command },
+      entry.output_ansi !== undefined ? { n: 3, kind: 'output', text: entry.output, ansi: entry.output_ansi } : { n: 3, kind: 'output', text: entry.output },
+    ],
+    title: historyTitle(entry),
+  };
+  if (entry.ended_at) unit.at = entry.ended_at;
+  if (entry.cwd) unit.cwd = entry.cwd;
+  if (entry.exit_code !== undefined) unit.exitCode = entry.exit_code;
+  if (entry.duration_ms !== undefined) unit.durationMs = entry.duration_ms;
+  return unit;
+}
+
+function sessionInfo(entry: HistoryEntry, location: string): SessionInfo {
+  const info: SessionInfo = { source: HISTORY_SOURCE, id: String(entry.id), displayId: String(entry.id), title: historyTitle(entry), units: 1, location };
+  if (entry.cwd) info.cwd = entry.cwd;
+  if (entry.ended_at) info.updatedAt = entry.ended_at;
+  return info;
+}
+
+/** The history entry a ref's session part names: `current` (newest) or an id. */
+export function findHistoryEntry(store: HistoryStore, key: string): HistoryEntry {
+  const entry = key === 'current' ? store.newest() : /^\d+$/.test(key) ? store.get(Number(key)) : undefined;
+  if (entry) return entry;
+  if (key === 'current') throw new SivtrError('nothing kept in history yet', 'capture an output with `sivtr run CMD` or `CMD | sivtr pipe`');
+  throw new SivtrError(`no history entry ${key}`, 'list them with `sivtr history`');
+}
+
+function withStore<T>(env: NodeJS.ProcessEnv, use: (store: HistoryStore) => T): T {
+  const store = HistoryStore.openForRead(env);
+  if (!store) throw new SivtrError('nothing kept in history yet', 'capture an output with `sivtr run CMD` or `CMD | sivtr pipe`');
+  try {
+    return use(store);
+  } finally {
+    store.close();
+  }
+}
+
+export const historySource: Source = {
+  name: HISTORY_SOURCE,
+  // Captures are not tied to a workspace the way sessions are: every one is listed.
+  async list(opts: ListOptions): Promise<SessionInfo[]> {
+    const store = HistoryStore.openForRead(opts.env);
+    if (!store) return [];
+    try {
+      return store.list(Number.MAX_SAFE_INTEGER).map((e) => sessionInfo(e, store.path));
+    } finally {
+      store.close();
+    }
+  },
+  async open(key: string, opts: ListOptions): Promise<OpenedSession> {
+    return withStore(opts.env, (store) => {
+      const entry = findHistoryEntry(store, key);
+      return { info: sessionInfo(entry, store.path), units: [historyUnit(entry)] };
+    });
+  },
+};

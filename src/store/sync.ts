@@ -1,0 +1,271 @@
+// Brings an IndexDb up to date with the sources: terminal logs, history and every registered
+// agent provider. Each source file is fingerprinted (size, mtime, hash of head and tail): an
+// unchanged file costs one stat; a terminal log that only grew is parsed from where the last
+// run stopped; anything else is re-read, and only units whose content changed are rewritten.
+import { createHash } from 'node:crypto';
+import { closeSync, openSync, readSync, statSync } from 'node:fs';
+import { ListingCache } from '../agents/listing-cache.js';
+import { allProviders } from '../agents/registry.js';
+import type { AgentSession, Provider, SessionSummary } from '../agents/types.js';
+import { warn } from '../errors.js';
+import { sessionUnits } from '../memory/agent-units.js';
+import { entryToUnit } from '../memory/terminal-source.js';
+import { isRecord, parseEntryLine } from '../session/entry.js';
+import { jsonlLines } from '../session/jsonl.js';
+import { listTerminalLogs, type TerminalLogInfo } from '../session/log.js';
+import { unitDoc, type UnitDoc } from './docs.js';
+import { HistoryStore } from './history.js';
+import { HISTORY_SOURCE, historyUnit } from './history-source.js';
+import type { FileRow, IndexDb } from './index-db.js';
+
+/** What a sync did: tests read it (SIVTR_INDEX_STATS=1) to prove tails are parsed, not files. */
+export type SyncStats = {
+  filesSeen: number;
+  filesUnchanged: number;
+  filesAppended: number;
+  filesReparsed: number;
+  linesParsed: number;
+  unitsWritten: number;
+  unitsKept: number;
+  sessionsRemoved: number;
+};
+
+export const newSyncStats = (): SyncStats => ({
+  filesSeen: 0, filesUnchanged: 0, filesAppended: 0, filesReparsed: 0, linesParsed: 0, unitsWritten: 0, unitsKept: 0, sessionsRemoved: 0,
+});
+
+export type Progress = { total(n: number): void; step(): void; done(): void };
+
+const EDGE = 4096;
+
+function hashRange(fd: number, start: number, length: number): string {
+  const buf = Buffer.alloc(Math.max(0, length));
+  const read = length > 0 ? readSync(fd, buf, 0, length, start) : 0;
+  return createHash('sha1').update(buf.subarray(0, read)).digest('base64');
+}
+
+type Fingerprint = { size: number; mtime: number; head: string; tail: string };
+
+/** Head hash over the first 4 KB, tail hash over the 4 KB that end at `size`. */
+function fingerprint(path: string, size: number, mtime: number): Fingerprint {
+  const fd = openSync(path, 'r');
+  try {
+    return { size, mtime, head: hashRange(fd, 0, Math.min(EDGE, size)), tail: hashRange(fd, Math.max(0, size - EDGE), Math.min(EDGE, size)) };
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** True when the file still starts as it did and holds the old bytes before its new ones. */
+function onlyGrew(path: string, old: FileRow, size: number): boolean {
+  if (size <= old.size) return false;
+  const fd = openSync(path, 'r');
+  try {
+    return hashRange(fd, 0, Math.min(EDGE, old.size)) === old.head && hashRange(fd, Math.max(0, old.size - EDGE), Math.min(EDGE, old.size)) === old.tail;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+type Change = 'unchanged' | 'appended' | 'rewritten' | 'new';
+
+function classify(index: IndexDb, key: string, path: string, size: number, mtime: number): { change: Change; old?: FileRow } {
+  const old = index.file(key);
+  if (!old) return { change: 'new' };
+  if (old.size === size && old.mtime === mtime) return { change: 'unchanged', old };
+  return { change: onlyGrew(path, old, size) ? 'appended' : 'rewritten', old };
+}
+
+// ── terminal logs ───────────────────────────────────────────────────────────
+
+async function syncTerminalLog(index: IndexDb, log: TerminalLogInfo, stats: SyncStats): Promise<void> {
+  const key = `terminal:${log.path}`;
+  const { change, old } = classify(index, key, log.path, log.size, log.mtimeMs);
+  stats.filesSeen++;
+  if (change === 'unchanged') {
+    stats.filesUnchanged++;
+    return;
+  }
+  const incremental = change === 'appended' && old !== undefined;
+  let start = incremental ? old.parsed_bytes : 0;
+  let positions = incremental ? old.positions : 0;
+  const docs: UnitDoc[] = [];
+  // Positions count valid entries only, exactly as loadLog does, so indexes match `show`.
+  for await (const { line, terminated, end } of jsonlLines(log.path, { start })) {
+    stats.linesParsed++;
+    const entry = parseEntryLine(line);
+    if (!entry) {
+      if (terminated) start = end; // a bad line stays bad; an unterminated one may still be completed
+      continue;
+    }
+    positions++;
+    start = end;
+    if (isRecord(entry)) docs.push(unitDoc(entryToUnit(entry, positions, log.id)));
+  }
+  index.transaction(() => {
+    const session = index.upsertSession({ source: 'terminal', id: log.id, title: null, cwd: null, updatedAt: new Date(log.mtimeMs).toISOString(), location: log.path });
+    if (incremental) {
+      for (const doc of docs) index.insertUnit(session, doc);
+      stats.unitsWritten += docs.length;
+      stats.filesAppended++;
+    } else {
+      const { written, kept } = index.replaceUnits(session, docs);
+      stats.unitsWritten += written;
+      stats.unitsKept += kept;
+      stats.filesReparsed++;
+    }
+    index.setFile({ key, ...fingerprint(log.path, log.size, log.mtimeMs), parsed_bytes: start, positions });
+  });
+}
+
+async function syncTerminal(index: IndexDb, env: NodeJS.ProcessEnv, stats: SyncStats, progress: Progress): Promise<void> {
+  const logs = listTerminalLogs(env);
+  const present = new Set(logs.map((l) => l.id));
+  for (const log of logs) {
+    await syncTerminalLog(index, log, stats);
+    progress.step();
+  }
+  removeMissing(index, 'terminal', present, stats, 'terminal:');
+}
+
+function removeMissing(index: IndexDb, source: string, present: Set<string>, stats: SyncStats, keyPrefix?: string): void {
+  const gone = index.sessionsOf(source).filter((s) => !present.has(s.sid));
+  if (gone.length === 0) return;
+  index.transaction(() => {
+    for (const s of gone) {
+      index.deleteSession(s.id);
+      if (keyPrefix) index.db.prepare('DELETE FROM files WHERE key = ?').run(keyPrefix + s.location);
+      stats.sessionsRemoved++;
+    }
+  });
+}
+
+// ── history ────────────────────────────────────────────────────────────────
+
+function syncHistory(index: IndexDb, env: NodeJS.ProcessEnv, stats: SyncStats): void {
+  const store = HistoryStore.openForRead(env);
+  if (!store) {
+    removeMissing(index, HISTORY_SOURCE, new Set(), stats);
+    index.setMeta('history', '');
+    return;
+  }
+  try {
+    const span = store.span();
+    const [path, maxText] = (index.meta('history') ?? '').split('\n');
+    let indexedMax = path === store.path ? Number(maxText) || 0 : 0;
+    // A database that went backwards was replaced: start this source over.
+    if (span.maxId < indexedMax) indexedMax = 0;
+    index.transaction(() => {
+      const existing = index.sessionsOf(HISTORY_SOURCE);
+      for (const s of existing) {
+        const id = Number(s.sid);
+        if (indexedMax === 0 || id < span.minId || id > indexedMax) {
+          index.deleteSession(s.id);
+          stats.sessionsRemoved++;
+        }
+      }
+      if (existing.length > 0 && span.count > 0) {
+        // Entries pruned from the middle (by hand) are noticed by count.
+        const kept = index.sessionsOf(HISTORY_SOURCE).length;
+        if (kept > span.count) for (const s of index.sessionsOf(HISTORY_SOURCE)) if (!store.get(Number(s.sid))) index.deleteSession(s.id);
+      }
+      for (const entry of store.since(indexedMax)) {
+        const unit = historyUnit(entry);
+        const session = index.upsertSession({ source: HISTORY_SOURCE, id: String(entry.id), title: unit.title, cwd: entry.cwd ?? null, updatedAt: entry.ended_at ?? null, location: store.path });
+        index.insertUnit(session, unitDoc(unit));
+        stats.unitsWritten++;
+      }
+      index.setMeta('history', `${store.path}\n${span.maxId}`);
+    });
+  } finally {
+    store.close();
+  }
+}
+
+// ── agent providers ────────────────────────────────────────────────────────
+
+function statFile(location: string): { size: number; mtimeMs: number } | undefined {
+  try {
+    const st = statSync(location);
+    return st.isFile() ? { size: st.size, mtimeMs: st.mtimeMs } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+async function syncSession(index: IndexDb, provider: Provider, summary: SessionSummary, env: NodeJS.ProcessEnv, stats: SyncStats, failures: string[]): Promise<void> {
+  const key = `${provider.name}:${summary.location}`;
+  const st = statFile(summary.location);
+  stats.filesSeen++;
+  let change: Change;
+  let print: Fingerprint;
+  if (st) {
+    change = classify(index, key, summary.location, st.size, st.mtimeMs).change;
+    if (change !== 'unchanged') print = fingerprint(summary.location, st.size, st.mtimeMs);
+  } else {
+    // A database-backed session (`opencode:<id>`): its last activity is its fingerprint.
+    const old = index.file(key);
+    change = old && old.head === summary.updatedAt ? 'unchanged' : 'rewritten';
+    print = { size: 0, mtime: 0, head: summary.updatedAt, tail: '' };
+  }
+  if (change === 'unchanged') {
+    stats.filesUnchanged++;
+    return;
+  }
+  let docs: UnitDoc[];
+  let session: AgentSession;
+  try {
+    session = await provider.load(summary, { env });
+    docs = sessionUnits(provider.name, summary.id, session).map((u) => unitDoc(u, session.updatedAt ?? summary.updatedAt));
+  } catch (error) {
+    failures.push(`${summary.location} (${(error as { code?: string }).code ?? (error as Error).message})`);
+    return;
+  }
+  index.transaction(() => {
+    const row = index.upsertSession({
+      source: provider.name,
+      id: summary.id,
+      title: session.title ?? summary.title ?? null,
+      cwd: session.cwd ?? summary.cwd ?? null,
+      updatedAt: summary.updatedAt,
+      location: summary.location,
+    });
+    const { written, kept } = index.replaceUnits(row, docs);
+    stats.unitsWritten += written;
+    stats.unitsKept += kept;
+    if (change === 'appended') stats.filesAppended++;
+    else stats.filesReparsed++;
+    index.setFile({ key, ...print!, parsed_bytes: print!.size, positions: docs.length });
+  });
+}
+
+async function syncProvider(index: IndexDb, provider: Provider, env: NodeJS.ProcessEnv, stats: SyncStats, progress: Progress): Promise<void> {
+  const memo = index.persistent ? ListingCache.load(provider.name, env) : undefined;
+  const summaries: SessionSummary[] = [];
+  try {
+    for await (const summary of provider.discover({ env, memo })) summaries.push(summary);
+  } catch (error) {
+    warn(`cannot list ${provider.name} sessions (${(error as Error).message}) — searching the other sources`);
+    return; // keep what the index already holds for this provider
+  }
+  memo?.save(true);
+  progress.total(summaries.length);
+  const failures: string[] = [];
+  for (const summary of summaries) {
+    await syncSession(index, provider, summary, env, stats, failures);
+    progress.step();
+  }
+  if (failures.length > 0) warn(`cannot read ${failures.length} ${provider.name} session(s), e.g. ${failures[0]} — they are left out of search`);
+  removeMissing(index, provider.name, new Set(summaries.map((s) => s.id)), stats, `${provider.name}:`);
+}
+
+/** Updates every source; returns what it did. */
+export async function syncIndex(index: IndexDb, env: NodeJS.ProcessEnv, progress: Progress, sources?: { providers?: readonly Provider[] }): Promise<SyncStats> {
+  const stats = newSyncStats();
+  progress.total(listTerminalLogs(env).length);
+  await syncTerminal(index, env, stats, progress);
+  syncHistory(index, env, stats);
+  for (const provider of sources?.providers ?? allProviders()) await syncProvider(index, provider, env, stats, progress);
+  progress.done();
+  return stats;
+}
