@@ -4,10 +4,11 @@ import { allProviders, findProvider } from '../agents/registry.js';
 import { SivtrError } from '../errors.js';
 import { agentSource } from './agent-source.js';
 import { terminalSource } from './terminal-source.js';
+import { historySource } from '../store/history-source.js';
 import type { Source } from './types.js';
 
 /** Sources that are not agent providers (terminal logs, captured history). */
-const builtIn: Source[] = [terminalSource];
+const builtIn: Source[] = [terminalSource, historySource];
 
 export function registerSource(source: Source): void {
   if (!builtIn.some((s) => s.name === source.name)) builtIn.push(source);

@@ -19,7 +19,8 @@ export function historyTitle(entry: HistoryEntry): string {
 
 export function historyUnit(entry: HistoryEntry): Unit {
   const unit: Unit = {
-    ref: historyRef(entry.id),
+    // With the index spelled out, part refs derived from it (`history/7/1/p3`) parse back.
+    ref: `${historyRef(entry.id)}/1`,
     source: HISTORY_SOURCE,
     session: String(entry.id),
     index: 1,
