@@ -2,11 +2,12 @@
 // p1 prompt, p2 command, p3 output.
 import { basename } from 'node:path';
 import { SivtrError } from '../errors.js';
-import { isRecord, type SessionEntry } from '../session/entry.js';
-import { currentTerminalLog, listTerminalLogs, loadLog, type TerminalLogInfo } from '../session/log.js';
+import { isRecord, normaliseRaw, type RawEntry, type SessionEntry } from '../session/entry.js';
+import { currentTerminalLog, listTerminalLogs, scanLogSpans, type TerminalLogInfo } from '../session/log.js';
+import { readSpan, spanCount, spanIsRecord, type LogScan } from '../session/log-offsets.js';
 import { displayIds, matchId } from './display-id.js';
 import { formatRef } from './ref.js';
-import type { ListOptions, OpenedSession, SessionInfo, Source, Unit } from './types.js';
+import type { ListOptions, OpenedSession, Part, SessionInfo, Source, Unit } from './types.js';
 
 const logId = (path: string): string => basename(path).replace(/\.jsonl$/, '');
 
@@ -15,24 +16,27 @@ function firstLine(text: string): string {
   return nl === -1 ? text : text.slice(0, nl);
 }
 
-export function entryToUnit(entry: SessionEntry, index: number, session: string): Unit {
-  const unit: Unit = {
-    ref: formatRef('terminal', session, index),
-    source: 'terminal',
-    session,
-    index,
-    parts: [
-      { n: 1, kind: 'prompt', text: entry.prompt, ansi: entry.prompt_ansi },
-      { n: 2, kind: 'command', text: entry.command },
-      { n: 3, kind: 'output', text: entry.output, ansi: entry.output_ansi },
-    ],
-    title: firstLine(entry.command.trim()) || firstLine(entry.output.trim()),
-  };
+function partsOf(entry: SessionEntry): Part[] {
+  return [
+    { n: 1, kind: 'prompt', text: entry.prompt, ansi: entry.prompt_ansi },
+    { n: 2, kind: 'command', text: entry.command },
+    { n: 3, kind: 'output', text: entry.output, ansi: entry.output_ansi },
+  ];
+}
+
+const titleOf = (entry: SessionEntry): string => firstLine(entry.command.trim()) || firstLine(entry.output.trim());
+
+function withMetadata(unit: Unit, entry: Pick<SessionEntry, 'ended_at' | 'cwd' | 'exit_code' | 'duration_ms'>): Unit {
   if (entry.ended_at !== undefined) unit.at = entry.ended_at;
   if (entry.cwd !== undefined) unit.cwd = entry.cwd;
   if (entry.exit_code !== undefined) unit.exitCode = entry.exit_code;
   if (entry.duration_ms !== undefined) unit.durationMs = entry.duration_ms;
   return unit;
+}
+
+export function entryToUnit(entry: SessionEntry, index: number, session: string): Unit {
+  const unit: Unit = { ref: formatRef('terminal', session, index), source: 'terminal', session, index, parts: partsOf(entry), title: titleOf(entry) };
+  return withMetadata(unit, entry);
 }
 
 /** Records of a log as units; non-record entries keep their position but are not units. */
@@ -41,6 +45,53 @@ export function entriesToUnits(entries: readonly SessionEntry[], session: string
   entries.forEach((entry, i) => {
     if (isRecord(entry)) units.push(entryToUnit(entry, i + 1, session));
   });
+  return units;
+}
+
+/** A record read from its log only when its text or metadata is asked for. */
+class LazyTerminalUnit implements Unit {
+  readonly source = 'terminal';
+  readonly ref: string;
+  private cached?: SessionEntry;
+  constructor(
+    readonly session: string,
+    readonly index: number,
+    private readonly path: string,
+    private readonly scan: LogScan,
+  ) {
+    this.ref = formatRef('terminal', session, index);
+  }
+  private get entry(): SessionEntry {
+    return (this.cached ??= normaliseRaw(readSpan(this.path, this.scan, this.index - 1)));
+  }
+  get parts(): Part[] {
+    return partsOf(this.entry);
+  }
+  get title(): string {
+    return titleOf(this.entry);
+  }
+  get at(): string | undefined {
+    return this.entry.ended_at;
+  }
+  get cwd(): string | undefined {
+    return this.entry.cwd;
+  }
+  get exitCode(): number | undefined {
+    return this.entry.exit_code;
+  }
+  get durationMs(): number | undefined {
+    return this.entry.duration_ms;
+  }
+}
+
+/** Units of a log file, reading only the records that are used. */
+export function logUnits(path: string, session: string, env: NodeJS.ProcessEnv): Unit[] {
+  const scan = scanLogSpans(path, env);
+  const units: Unit[] = [];
+  const count = spanCount(scan);
+  for (let i = 0; i < count; i++) {
+    if (spanIsRecord(scan, i)) units.push(new LazyTerminalUnit(session, i + 1, path, scan));
+  }
   return units;
 }
 
@@ -79,8 +130,7 @@ export const terminalSource: Source = {
     }
     const ids = displayIds([...logs.map((l) => l.id), log.id]);
     const displayId = ids.get(log.id)!;
-    const { entries } = loadLog(log.path);
-    const units = entriesToUnits(entries, displayId);
+    const units = logUnits(log.path, displayId, opts.env);
     return { info: infoFor(log, displayId, units.length), units };
   },
 };

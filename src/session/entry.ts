@@ -86,12 +86,16 @@ export function makeEntry(fields: EntryFields): SessionEntry {
 
 const optionalString = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
 
-/** A parsed JSON value → a normalised entry, or undefined when it is not an entry at all. */
-export function entryFromJson(value: unknown): SessionEntry | undefined {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
+/** A log line as parsed, shape-checked but not yet normalised (normalising is the costly part). */
+export type RawEntry = { prompt?: string; command: string; output: string; [key: string]: unknown };
+
+export function isEntryShape(value: unknown): value is RawEntry {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
   const v = value as Record<string, unknown>;
-  if (typeof v.command !== 'string' || typeof v.output !== 'string') return undefined;
-  if (v.prompt !== undefined && typeof v.prompt !== 'string') return undefined;
+  return typeof v.command === 'string' && typeof v.output === 'string' && (v.prompt === undefined || typeof v.prompt === 'string');
+}
+
+export function normaliseRaw(v: RawEntry): SessionEntry {
   return makeEntry({
     prompt: optionalString(v.prompt),
     command: v.command,
@@ -105,15 +109,27 @@ export function entryFromJson(value: unknown): SessionEntry | undefined {
   });
 }
 
-/** A whole log line → entry, or undefined for blank, corrupt or foreign lines. */
-export function parseEntryLine(line: string): SessionEntry | undefined {
+/** A parsed JSON value → a normalised entry, or undefined when it is not an entry at all. */
+export function entryFromJson(value: unknown): SessionEntry | undefined {
+  return isEntryShape(value) ? normaliseRaw(value) : undefined;
+}
+
+/** A whole log line → its raw entry, or undefined for blank, corrupt or foreign lines. */
+export function parseRawEntryLine(line: string): RawEntry | undefined {
   const text = line.endsWith('\r') ? line.slice(0, -1) : line;
   if (text.trim() === '') return undefined;
   try {
-    return entryFromJson(JSON.parse(text));
+    const value: unknown = JSON.parse(text);
+    return isEntryShape(value) ? value : undefined;
   } catch {
     return undefined;
   }
+}
+
+/** A whole log line → entry, or undefined for blank, corrupt or foreign lines. */
+export function parseEntryLine(line: string): SessionEntry | undefined {
+  const raw = parseRawEntryLine(line);
+  return raw && normaliseRaw(raw);
 }
 
 export function serializeEntry(entry: SessionEntry): string {

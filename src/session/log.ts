@@ -4,10 +4,12 @@
 import { chmodSync, closeSync, copyFileSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, statSync, writeSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { SivtrError, warn } from '../errors.js';
-import { parseEntryLine, serializeEntry, type SessionEntry } from './entry.js';
+import { normaliseRaw, parseRawEntryLine, serializeEntry, type RawEntry, type SessionEntry } from './entry.js';
+import { scanLogOffsets, type LogScan } from './log-offsets.js';
 import { terminalLogPath, terminalsDir, type Env } from './paths.js';
 
 export type LoadedLog = { path: string; entries: SessionEntry[]; skipped: number };
+export type ScannedLog = { path: string; raws: RawEntry[]; skipped: number };
 
 function splitLines(text: string): string[] {
   const lines = text.split('\n');
@@ -15,33 +17,62 @@ function splitLines(text: string): string[] {
   return lines;
 }
 
-export function parseLog(text: string): { entries: SessionEntry[]; skipped: number } {
-  const entries: SessionEntry[] = [];
+/** Valid lines as raw entries (normalise with `normaliseRaw` when a field is needed). */
+export function scanLog(text: string): { raws: RawEntry[]; skipped: number } {
+  const raws: RawEntry[] = [];
   let skipped = 0;
   for (const line of splitLines(text)) {
-    if (line.trim() === '') continue;
-    const entry = parseEntryLine(line);
-    if (entry) entries.push(entry);
+    if (line.length === 0 || (line.trim() === '')) continue;
+    const raw = parseRawEntryLine(line);
+    if (raw) raws.push(raw);
     else skipped++;
   }
-  return { entries, skipped };
+  return { raws, skipped };
+}
+
+export function parseLog(text: string): { entries: SessionEntry[]; skipped: number } {
+  const { raws, skipped } = scanLog(text);
+  return { entries: raws.map(normaliseRaw), skipped };
+}
+
+/** A failed read of a log, said for people. */
+export function logReadError(path: string, error: unknown): SivtrError {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === 'ENOENT') return new SivtrError(`no terminal log at ${path}`, 'run `sivtr init bash` (or zsh, pwsh) and open a new terminal');
+  return new SivtrError(`cannot read ${path} (${code ?? 'error'})`, 'check the file permissions');
 }
 
 function readLogText(path: string): string {
   try {
     return readFileSync(path, 'utf8');
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') throw new SivtrError(`no terminal log at ${path}`, 'run `sivtr init bash` (or zsh, pwsh) and open a new terminal');
-    throw new SivtrError(`cannot read ${path} (${code ?? 'error'})`, 'check the file permissions');
+    throw logReadError(path, error);
   }
+}
+
+/** Valid entry spans of a log (cached offsets), warning about unreadable lines. */
+export function scanLogSpans(path: string, env: Env = process.env): LogScan {
+  let scan: LogScan;
+  try {
+    scan = scanLogOffsets(path, env);
+  } catch (error) {
+    throw logReadError(path, error);
+  }
+  if (scan.skipped > 0) warn(`skipped ${scan.skipped} unreadable line(s) in ${path}`);
+  return scan;
+}
+
+/** Reads a log without normalising it yet; unreadable lines are skipped and counted on stderr. */
+export function scanLogFile(path: string, opts: { quiet?: boolean } = {}): ScannedLog {
+  const { raws, skipped } = scanLog(readLogText(path));
+  if (skipped > 0 && !opts.quiet) warn(`skipped ${skipped} unreadable line(s) in ${path}`);
+  return { path, raws, skipped };
 }
 
 /** Reads a log; unreadable lines are skipped and counted on stderr (`quiet` for listings). */
 export function loadLog(path: string, opts: { quiet?: boolean } = {}): LoadedLog {
-  const { entries, skipped } = parseLog(readLogText(path));
-  if (skipped > 0 && !opts.quiet) warn(`skipped ${skipped} unreadable line(s) in ${path}`);
-  return { path, entries, skipped };
+  const { raws, skipped } = scanLogFile(path, opts);
+  return { path, entries: raws.map(normaliseRaw), skipped };
 }
 
 export function ensurePrivateDir(dir: string): void {

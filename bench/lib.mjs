@@ -1,0 +1,22 @@
+// Shared helpers for benchmarks: run a command N times, report the median wall time.
+import { spawnSync } from 'node:child_process';
+
+export function timeRuns(cmd, args, { runs = 15, env = process.env, cwd, input } = {}) {
+  const times = [];
+  for (let i = 0; i < runs + 2; i++) {
+    const start = process.hrtime.bigint();
+    const r = spawnSync(cmd, args, { env, cwd, input, stdio: ['pipe', 'ignore', 'pipe'] });
+    const ms = Number(process.hrtime.bigint() - start) / 1e6;
+    if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} exited ${r.status}: ${r.stderr}`);
+    if (i >= 2) times.push(ms); // two warm-up runs fill the page cache
+  }
+  return median(times);
+}
+
+export function median(values) {
+  const s = [...values].sort((a, b) => a - b);
+  const mid = s.length >> 1;
+  return s.length % 2 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
+}
+
+export const fmt = (ms) => `${ms.toFixed(1)} ms`;

@@ -1,0 +1,155 @@
+// Where each valid entry of a terminal log starts and ends, cached beside the data so a one-shot
+// `sivtr copy` re-validates only what was appended since the last run instead of the whole log.
+// The cache is keyed by the log's path and trusted only while the log's head and the bytes just
+// before the cached end are unchanged; anything else triggers a full rescan, with the same result.
+import { closeSync, fstatSync, mkdirSync, openSync, readFileSync, readSync, renameSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { isRecord, normaliseRaw, parseRawEntryLine, type RawEntry } from './entry.js';
+import { dataDir, type Env } from './paths.js';
+
+const VERSION = 1;
+const PROBE = 4096;
+
+/**
+ * Valid entry lines as pairs in one flat array: start byte, then end byte (exclusive, without
+ * the newline) negated when the entry is not a record. Flat numbers keep a 10,000-entry log
+ * cheap to load; objects per line would cost more than the parse they save.
+ */
+export type LogScan = { spans: ArrayLike<number>; skipped: number; size: number };
+
+export const spanCount = (scan: LogScan): number => scan.spans.length / 2;
+export const spanIsRecord = (scan: LogScan, i: number): boolean => scan.spans[2 * i + 1]! > 0;
+
+type CacheFile = { v: number; path: string; scannedTo: number; head: string; tail: string; skipped: number; spans: string };
+
+/** FNV-1a: enough to notice a rewritten log, and loading node:crypto would cost more than it. */
+function fnv(bytes: Uint8Array, seed = 0x811c9dc5): number {
+  let h = seed >>> 0;
+  for (let i = 0; i < bytes.length; i++) h = Math.imul(h ^ bytes[i]!, 0x01000193) >>> 0;
+  return h;
+}
+
+function probeHash(fd: number, from: number, to: number): string {
+  const length = Math.max(0, to - from);
+  const buf = Buffer.alloc(length);
+  const n = length > 0 ? readSync(fd, buf, 0, length, from) : 0;
+  return `${n}:${fnv(buf.subarray(0, n)).toString(16)}`;
+}
+
+function cachePath(logPath: string, env: Env): string {
+  const bytes = Buffer.from(logPath);
+  const key = fnv(bytes).toString(16) + fnv(bytes, 0x1234567).toString(16);
+  return join(dataDir(env), 'cache', 'logs', `${key}.json`);
+}
+
+const encodeSpans = (spans: ArrayLike<number>): string => Buffer.from(Float64Array.from(spans).buffer).toString('base64');
+
+function decodeSpans(text: string): Float64Array {
+  const buf = Buffer.from(text, 'base64');
+  return new Float64Array(buf.buffer.slice(buf.byteOffset, buf.byteOffset + buf.length));
+}
+
+function readCache(file: string, logPath: string): CacheFile | undefined {
+  try {
+    const c = JSON.parse(readFileSync(file, 'utf8')) as CacheFile;
+    return c.v === VERSION && c.path === logPath && typeof c.spans === 'string' && c.spans.length % 4 === 0 ? c : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function writeCache(file: string, cache: CacheFile): void {
+  try {
+    mkdirSync(join(file, '..'), { recursive: true, mode: 0o700 });
+    const temp = `${file}.${process.pid}.tmp`;
+    writeFileSync(temp, JSON.stringify(cache), { mode: 0o600 });
+    renameSync(temp, file);
+  } catch {
+    // A read-only data dir only costs speed.
+  }
+}
+
+const isRecordRaw = (raw: RawEntry): boolean => raw.command.trim() !== '' || isRecord(normaliseRaw(raw));
+
+/** Scans `buf` (file bytes starting at `base`), appending spans; returns bytes fully consumed. */
+function scanBytes(buf: Buffer, base: number, spans: number[], counts: { skipped: number }, final: boolean): number {
+  let from = 0;
+  for (;;) {
+    const nl = buf.indexOf(10, from);
+    const end = nl === -1 ? buf.length : nl;
+    if (nl === -1 && !final) return from;
+    if (end > from) {
+      const text = buf.toString('utf8', from, end);
+      if (text.trim() !== '') {
+        const raw = parseRawEntryLine(text);
+        if (raw) spans.push(base + from, isRecordRaw(raw) ? base + end : -(base + end));
+        else counts.skipped++;
+      }
+    }
+    if (nl === -1) return buf.length;
+    from = nl + 1;
+  }
+}
+
+/** Valid entry spans of a log, reusing and refreshing the offsets cache. */
+export function scanLogOffsets(logPath: string, env: Env): LogScan {
+  const fd = openSync(logPath, 'r');
+  try {
+    const size = fstatSync(fd).size;
+    const file = cachePath(logPath, env);
+    const cached = readCache(file, logPath);
+    let known: ArrayLike<number> = [];
+    const counts = { skipped: 0 };
+    let from = 0;
+    if (
+      cached &&
+      cached.scannedTo <= size &&
+      cached.head === probeHash(fd, 0, Math.min(PROBE, cached.scannedTo)) &&
+      cached.tail === probeHash(fd, Math.max(0, cached.scannedTo - PROBE), cached.scannedTo)
+    ) {
+      known = decodeSpans(cached.spans);
+      counts.skipped = cached.skipped;
+      from = cached.scannedTo;
+    }
+    const rest = Buffer.alloc(size - from);
+    const n = rest.length > 0 ? readSync(fd, rest, 0, rest.length, from) : 0;
+    const body = rest.subarray(0, n);
+    const added: number[] = [];
+    // Only whole lines go into the cache; an unterminated last line is judged afresh each time.
+    const consumed = scanBytes(body, from, added, counts, false);
+    const scannedTo = from + consumed;
+    const whole = added.length === 0 ? known : [...Array.from(known), ...added];
+    if (!cached || scannedTo !== cached.scannedTo) {
+      writeCache(file, {
+        v: VERSION,
+        path: logPath,
+        scannedTo,
+        head: probeHash(fd, 0, Math.min(PROBE, scannedTo)),
+        tail: probeHash(fd, Math.max(0, scannedTo - PROBE), scannedTo),
+        skipped: counts.skipped,
+        spans: encodeSpans(whole),
+      });
+    }
+    const unterminated: number[] = [];
+    scanBytes(body.subarray(consumed), scannedTo, unterminated, counts, true);
+    return { spans: unterminated.length === 0 ? whole : [...Array.from(whole), ...unterminated], skipped: counts.skipped, size };
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Reads the raw entry of the i-th valid line back from the log. */
+export function readSpan(logPath: string, scan: LogScan, i: number): RawEntry {
+  const start = scan.spans[2 * i]!;
+  const end = Math.abs(scan.spans[2 * i + 1]!);
+  const fd = openSync(logPath, 'r');
+  try {
+    const buf = Buffer.alloc(end - start);
+    readSync(fd, buf, 0, buf.length, start);
+    const raw = parseRawEntryLine(buf.toString('utf8'));
+    if (!raw) throw new Error(`log changed while reading ${logPath}`);
+    return raw;
+  } finally {
+    closeSync(fd);
+  }
+}
