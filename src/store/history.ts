@@ -222,7 +222,7 @@ export class HistoryStore {
 
 function importLegacy(db: Db, legacyPath: string): void {
   try {
-    db.prepare('ATTACH DATABASE ? AS legacy').run(`file:${legacyPath}?mode=ro`);
+    db.prepare('ATTACH DATABASE ? AS legacy').run(legacyPath);
   } catch {
     return; // an unreadable legacy file stays where it is, readable by hand
   }
