@@ -39,10 +39,13 @@ export async function run(args: ParsedArgs): Promise<number> {
     delete env.SIVTR_SESSION_LOG;
     delete env.SIVTR_TERMINAL_ID;
     process.stdout.write(`sivtr demo — a recorded terminal session in ${data}\n`);
+    // Agent transcripts are read in place from the bundled fixtures, never modified.
+    env.CLAUDE_CONFIG_DIR = join(root, 'fixtures', 'agents', 'claude');
     const steps: [string[], string][] = [
       [['copy', 'out', '2', '--print'], 'the output before the last one'],
       [['diff', '1', '2'], 'what changed between the last two outputs'],
       [['show', 'terminal/current/2'], 'one record by its exact ref'],
+      [['show', 'claude/7f3e0c2a/1'], 'a Claude Code turn, block by block, by the same kind of ref'],
     ];
     for (const [argv, why] of steps) {
       const code = step(root, env, argv, why);
