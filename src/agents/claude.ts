@@ -317,7 +317,7 @@ export const claude: Provider = {
   name: 'claude',
   discover,
   dataLocation: (env) => join(claudeRoot(env), 'projects'),
-  load: (summary) => parseClaudeFile(summary.location),
+  load: (summary, opts) => parseClaudeFile(summary.location, opts.warn),
   currentSessionHint(env) {
     if (env.CLAUDE_TRANSCRIPT_PATH) return basename(env.CLAUDE_TRANSCRIPT_PATH).replace(/\.jsonl$/, '');
     return env.CLAUDE_CODE_SESSION_ID || env.CLAUDE_SESSION_ID || undefined;
@@ -332,5 +332,5 @@ export const claude: Provider = {
       }
     });
   },
-  loadFile: (path) => parseClaudeFile(path),
+  loadFile: (path, opts) => parseClaudeFile(path, opts.warn),
 };

@@ -423,7 +423,7 @@ export const codex: Provider = {
   discover,
   dataLocation: (env) => join(codexHome(env), 'sessions'),
   async load(summary, opts) {
-    return parseCodexFile(summary.location, readTitles(opts.env));
+    return parseCodexFile(summary.location, readTitles(opts.env), opts.warn);
   },
   currentSessionHint: (env) => env.CODEX_THREAD_ID || undefined,
   detect(head) {
@@ -438,5 +438,5 @@ export const codex: Provider = {
       return /^\{"timestamp":"[^"]*","type":"session_meta"/.test(first);
     }
   },
-  loadFile: (path, opts) => parseCodexFile(path, readTitles(opts.env)),
+  loadFile: (path, opts) => parseCodexFile(path, readTitles(opts.env), opts.warn),
 };

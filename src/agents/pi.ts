@@ -216,7 +216,7 @@ export const pi: Provider = {
   name: 'pi',
   discover,
   dataLocation: (env) => join(piAgentDir(env), 'sessions'),
-  load: (summary) => parsePiFile(summary.location),
+  load: (summary, opts) => parsePiFile(summary.location, opts.warn),
   detect(head) {
     const first = head.split('\n').find((l) => l.trim() !== '');
     if (!first) return false;
@@ -227,5 +227,5 @@ export const pi: Provider = {
       return false;
     }
   },
-  loadFile: (path) => parsePiFile(path),
+  loadFile: (path, opts) => parsePiFile(path, opts.warn),
 };

@@ -46,7 +46,12 @@ export interface SummaryMemo {
   summary(location: string, mtimeMs: number, size: number, compute: () => SessionSummary | undefined): SessionSummary | undefined;
 }
 
-export type DiscoverOptions = { env: NodeJS.ProcessEnv; memo?: SummaryMemo };
+export type DiscoverOptions = {
+  env: NodeJS.ProcessEnv;
+  memo?: SummaryMemo;
+  /** Where notes about skipped lines go (default: the `warn` of errors.ts); listing passes a no-op. */
+  warn?: (message: string) => void;
+};
 
 export interface Provider {
   /** Also the ref source: `claude/<session>/3`. */

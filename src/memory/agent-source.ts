@@ -135,7 +135,7 @@ export async function listWithTurns(provider: Provider, opts: ListOptions & { li
     const info = infoOf(provider, s, listing);
     if (info.units === undefined) {
       try {
-        const session = await provider.load(s, { env: opts.env });
+        const session = await provider.load(s, { env: opts.env, warn: () => {} }); // damage is reported when the session is opened
         info.units = assembleTurns(session).length;
         const v = fileVersion(s.location);
         if (v) listing.cache.setTurns(s.location, v.m, v.s, info.units);

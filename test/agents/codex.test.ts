@@ -1,0 +1,135 @@
+// Codex through the CLI: all three rollout eras, forks, sub-agents, rollbacks, compaction.
+import { renameSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { agentHome, listJson, type AgentHome } from './helpers.js';
+
+const BARE = '5a0c8e1e-2b3c-4d5e-8f90-a1b2c3d4e5f6';
+const ENVELOPE = '0199b0c2-7a1e-7c3d-9f00-1b2c3d4e5f60';
+const FORK = '0199b0d4-1111-7c3d-9f00-aabbccddeeff';
+const SUBAGENT = '0199b0d5-2222-7c3d-9f00-aabbccddeeff';
+const NEW = '019a7e10-3c4d-7e5f-8a9b-0c1d2e3f4a5b';
+
+let h: AgentHome;
+beforeAll(() => {
+  h = agentHome(['codex']);
+});
+afterAll(() => h.cleanup());
+
+type Block = { part: number; kind: string; label?: string; callId?: string; text: string; isError?: boolean };
+type TurnJson = { ref: string; turn: number; complete?: boolean; session: { id: string; cwd?: string; title?: string }; blocks: Block[] };
+const show = (ref: string): TurnJson => {
+  const r = h.run(['show', ref, '--json']);
+  expect(r.stderr).toBe('');
+  expect(r.code).toBe(0);
+  return JSON.parse(r.stdout) as TurnJson;
+};
+const turns = (session: string): TurnJson[] => {
+  const r = h.run(['import', `codex/${session}`, '--json']);
+  expect(r.code).toBe(0);
+  return (JSON.parse(r.stdout) as { units: TurnJson[] }).units;
+};
+const copy = (args: string[], cwd = join(h.work, 'app'), env?: Record<string, string | undefined>) => h.run(['copy', 'codex', ...args, '--print'], { cwd, env });
+
+describe('codex: discovery', () => {
+  it('lists rollouts of every era newest first; sub-agent rollouts are hidden; titles from session_index.jsonl', () => {
+    const list = listJson(h, ['codex', '--global']);
+    expect(list.map((s) => s.id)).toEqual([NEW, FORK, ENVELOPE, BARE]);
+    expect(list.map((s) => s.id)).not.toContain(SUBAGENT);
+    expect(list.find((s) => s.id === ENVELOPE)).toMatchObject({ title: 'health and metrics routes', cwd: join(h.work, 'app'), turns: 2 });
+    expect(list.find((s) => s.id === NEW)).toMatchObject({ title: 'why is the build slow?', turns: 2, updated_at: '2026-11-20T10:02:05.000Z' });
+  });
+
+  it('recovers the cwd of a bare-era rollout from its environment context', () => {
+    expect(listJson(h, ['codex'], join(h.work, 'legacy')).map((s) => s.id)).toEqual([BARE]);
+  });
+
+  it('honours CODEX_HOME', () => {
+    const moved = join(h.home, 'codex-home');
+    renameSync(join(h.home, '.codex'), moved);
+    try {
+      expect(listJson(h, ['codex', '--global'])).toEqual([]);
+      const r = h.run(['sessions', 'codex', '--global', '--json'], { env: { CODEX_HOME: moved } });
+      expect((JSON.parse(r.stdout) as unknown[]).length).toBe(4);
+    } finally {
+      renameSync(moved, join(h.home, '.codex'));
+    }
+  });
+});
+
+describe('codex: eras', () => {
+  it('bare era: response items without envelopes, legacy shell output unwrapped', () => {
+    const [t] = turns(BARE);
+    expect(t!.blocks.map((b) => b.kind)).toEqual(['user', 'thinking', 'tool_call', 'tool_output', 'assistant']);
+    expect(t!.blocks[0]!.text).toBe('show the node version');
+    expect(t!.blocks[3]).toMatchObject({ label: 'shell', callId: 'call_a', text: 'v20.11.0' });
+  });
+
+  it('envelope era: injected context skipped, commentary kept, events not doubled, exit codes flag errors', () => {
+    const [t1] = turns(ENVELOPE);
+    expect(t1!.blocks.map((b) => b.kind)).toEqual(['user', 'thinking', 'assistant', 'tool_call', 'tool_output', 'tool_call', 'tool_output', 'assistant']);
+    expect(t1!.blocks[3]).toMatchObject({ label: 'apply_patch', callId: 'call_7', text: '*** Begin Patch\n*** Add File: src/health.ts\n+export const ok = 1;\n*** End Patch' });
+    expect(t1!.blocks[6]).toMatchObject({ label: 'shell', text: '1 failing: db.test.ts', isError: true });
+    expect(t1!.blocks[7]!.text).toBe('Added `src/health.ts`; one unrelated test fails.'); // memory citation stripped
+  });
+
+  it('drops turns removed by thread_rolled_back', () => {
+    const all = turns(ENVELOPE);
+    expect(all.map((t) => t.blocks[0]!.text)).toEqual(['add a /health route', 'add /metrics like in this sketch\n[image: image/png, 18 B]']);
+    expect(JSON.stringify(all)).not.toContain('Rolled back');
+  });
+
+  it('maps local_shell_call, array outputs and web_search_call', () => {
+    const t = show('codex/0199b0c2/2');
+    expect(t.blocks.slice(1).map((b) => `${b.kind}:${b.label}:${b.text}`)).toEqual([
+      'tool_call:local_shell:ls src',
+      'tool_output:local_shell:health.ts\nindex.ts',
+      'tool_call:web_search:prometheus node client',
+      'assistant:undefined:Added /metrics.',
+    ]);
+  });
+
+  it('0.17x: exec_command framing removed, compaction summary not a reply, running last turn', () => {
+    const [t1, t2] = turns(NEW);
+    expect(t1!.blocks.map((b) => b.text)).toEqual([
+      'why is the build slow?',
+      '{\n  "cmd": "npm run build -- --profile",\n  "workdir": "' + join(h.work, 'app') + '"\n}',
+      'build: 12.1s (tsc 10.8s)',
+      'Type-checking takes 10.8 s of the 12.1 s build.',
+    ]);
+    expect(JSON.stringify([t1, t2])).not.toContain('Summary: the user asked');
+    expect(t2!.complete).toBe(false);
+    expect(t2!.blocks.map((b) => b.kind)).toEqual(['user', 'tool_call']);
+    expect(copy(['out'], join(h.work, 'app'), { CODEX_THREAD_ID: NEW }).stdout).toBe('Type-checking takes 10.8 s of the 12.1 s build.\n');
+    expect(copy(['tool'], join(h.work, 'app'), { CODEX_THREAD_ID: NEW }).stdout).toBe('build: 12.1s (tsc 10.8s)\n');
+  });
+
+  it('a fork keeps its own id and cwd although it replays its parent', () => {
+    const t = turns(FORK);
+    expect(t[0]!.session).toMatchObject({ id: FORK, cwd: join(h.work, 'app') });
+    expect(t.map((u) => u.blocks.at(-1)!.text)).toEqual(['Added `src/health.ts`.', 'Added tests in the fork.']);
+  });
+});
+
+describe('codex: which session', () => {
+  it('current: CODEX_THREAD_ID first, else newest in the workspace', () => {
+    expect(copy(['out']).stdout).toBe('Type-checking takes 10.8 s of the 12.1 s build.\n');
+    expect(copy(['out'], join(h.work, 'app'), { CODEX_THREAD_ID: FORK }).stdout).toBe('Added tests in the fork.\n');
+    expect(copy(['out'], join(h.work, 'legacy')).stdout).toBe('Node is v20.11.0.\n');
+  });
+
+  it('--session by index and prefix, ambiguous prefixes listed', () => {
+    expect(copy(['out', '--session', '3']).stdout).toBe('Added /metrics.\n');
+    expect(copy(['in', '--session', '5a0c']).stdout).toBe('show the node version\n');
+    const amb = copy(['out', '--session', '0199b0']);
+    expect(amb.code).toBe(1);
+    expect(amb.stderr).toContain(ENVELOPE);
+    expect(amb.stderr).toContain(FORK);
+  });
+
+  it('refs use 8-character display ids', () => {
+    const list = listJson(h, ['codex', '--global']);
+    expect(list.find((s) => s.id === FORK)!.ref).toBe('codex/0199b0d4');
+    expect(list.find((s) => s.id === ENVELOPE)!.ref).toBe('codex/0199b0c2');
+  });
+});
