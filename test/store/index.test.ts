@@ -1,0 +1,195 @@
+// The index as a cache: incremental appends parse only the tail, rewrites are noticed by
+// fingerprint, parser-version changes and corrupt files rebuild it, a read-only data dir falls
+// back to reading the sources, and a search run inside an agent session folds its own echo.
+import { spawnSync } from 'node:child_process';
+import { appendFileSync, chmodSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { BIN, runCli } from '../helpers/cli.js';
+import { makeWorld, refsOf, searchJson, TERMINAL_ID, type World } from './world.js';
+
+const require = createRequire(import.meta.url);
+const Database = require('better-sqlite3') as typeof import('better-sqlite3');
+
+type Stats = { filesSeen: number; filesUnchanged: number; filesAppended: number; filesReparsed: number; linesParsed: number; unitsWritten: number; unitsKept: number; sessionsRemoved: number };
+
+let world: World;
+beforeEach(() => {
+  world = makeWorld();
+});
+afterEach(() => world.cleanup());
+
+/** Runs a search and returns its hits and what the index sync did. */
+function searchWithStats(args: string[], env = world.env): { refs: string[]; stats: Stats; stderr: string } {
+  const r = runCli(['search', ...args, '--format', 'refs', '--limit', '50'], { env: { ...env, SIVTR_INDEX_STATS: '1' } });
+  expect(r.code, r.stderr).toBe(0);
+  const line = r.stderr.split('\n').find((l) => l.startsWith('sivtr-index-stats '))!;
+  return { refs: r.stdout.trim().split('\n').filter(Boolean), stats: JSON.parse(line.slice('sivtr-index-stats '.length)) as Stats, stderr: r.stderr };
+}
+
+const CLAUDE_ID = '2b8d4f60-0a1b-4c2d-8e3f-405162738495';
+const claudeFile = () => join(world.home, '.claude', 'projects', '-home-ana-other', `${CLAUDE_ID}.jsonl`);
+
+function claudeTurn(uuid: string, parent: string, at: string, user: string, reply: string): string {
+  const base = { isSidechain: false, sessionId: CLAUDE_ID, cwd: '/home/ana/other' };
+  return [
+    { type: 'user', uuid: `${uuid}u`, parentUuid: parent, ...base, timestamp: at, message: { role: 'user', content: user } },
+    { type: 'assistant', uuid: `${uuid}a`, parentUuid: `${uuid}u`, ...base, timestamp: at, message: { id: `msg_${uuid}`, type: 'message', role: 'assistant', content: [{ type: 'text', text: reply }], stop_reason: 'end_turn' } },
+  ].map((r) => JSON.stringify(r) + '\n').join('');
+}
+
+describe('incremental indexing', () => {
+  it('a second search with nothing changed parses nothing', () => {
+    searchWithStats(['anything']);
+    const { stats } = searchWithStats(['anything']);
+    expect(stats.filesSeen).toBeGreaterThan(5);
+    expect(stats.filesUnchanged).toBe(stats.filesSeen);
+    expect(stats.linesParsed).toBe(0);
+    expect(stats.unitsWritten).toBe(0);
+  });
+
+  it('a terminal log that grew is parsed from where the last run stopped', () => {
+    searchWithStats(['anything']);
+    appendFileSync(world.logPath, JSON.stringify({ prompt: '$ ', command: 'make zebra', output: 'zebra built', ended_at: '2026-11-25T09:00:00Z', exit_code: 0 }) + '\n');
+    appendFileSync(world.logPath, JSON.stringify({ prompt: '$ ', command: 'make okapi', output: 'okapi built', ended_at: '2026-11-25T09:01:00Z', exit_code: 0 }) + '\n');
+    const { refs, stats } = searchWithStats(['terminal', 'zebra']);
+    expect(stats.filesAppended).toBe(1);
+    expect(stats.filesReparsed).toBe(0);
+    expect(stats.linesParsed).toBe(2); // only the two new lines
+    expect(stats.unitsWritten).toBe(2);
+    expect(refs).toEqual([`terminal/${TERMINAL_ID.slice(0, 8)}/7`]);
+    expect(runCli(['show', refs[0]!], { env: world.env }).stdout).toContain('zebra built');
+  });
+
+  it('a half-written last line is picked up once it is complete', () => {
+    searchWithStats(['anything']);
+    const line = JSON.stringify({ prompt: '$ ', command: 'echo capybara', output: 'capybara', exit_code: 0 });
+    appendFileSync(world.logPath, line.slice(0, 20));
+    expect(searchWithStats(['terminal', 'capybara']).refs).toEqual([]);
+    appendFileSync(world.logPath, line.slice(20) + '\n');
+    const { refs, stats } = searchWithStats(['terminal', 'capybara']);
+    expect(stats.filesAppended).toBe(1);
+    expect(refs).toEqual([`terminal/${TERMINAL_ID.slice(0, 8)}/7`]);
+  });
+
+  it('a grown agent transcript rewrites only the units that changed', () => {
+    const before = searchWithStats(['claude', 'anything']);
+    expect(before.stats.unitsWritten).toBeGreaterThan(5);
+    appendFileSync(claudeFile(), claudeTurn('z1', 'b7', '2026-05-01T09:00:00.000Z', 'Tell me about zebras', 'Zebras have stripes.'));
+    const { refs, stats } = searchWithStats(['claude', 'zebras']);
+    expect(stats.filesAppended).toBe(1);
+    expect(stats.filesReparsed).toBe(0);
+    expect(stats.unitsWritten).toBeLessThanOrEqual(2); // the new turn (and the one it completed)
+    expect(stats.unitsKept).toBeGreaterThanOrEqual(1);
+    expect(refs).toHaveLength(1);
+    expect(runCli(['show', refs[0]!], { env: world.env }).stdout).toContain('Zebras have stripes.');
+  });
+
+  it('a rewritten file (same size, other bytes) is noticed by its fingerprint and re-read', () => {
+    searchWithStats(['anything']);
+    const text = readFileSync(world.logPath, 'utf8');
+    const rewritten = text.replace('Connection refused', 'Connection revoked');
+    expect(rewritten.length).toBe(text.length);
+    writeFileSync(world.logPath, rewritten);
+    const { refs, stats } = searchWithStats(['terminal', 'revoked']);
+    expect(stats.filesReparsed).toBe(1);
+    expect(refs).toEqual([`terminal/${TERMINAL_ID.slice(0, 8)}/1`]);
+    expect(searchWithStats(['terminal', 'refused']).refs).not.toContain(`terminal/${TERMINAL_ID.slice(0, 8)}/1`);
+  });
+
+  it('a deleted log and pruned history leave the index', () => {
+    searchWithStats(['anything']);
+    mkdirSync(join(world.root, 'config'), { recursive: true });
+    writeFileSync(join(world.root, 'config', 'config.toml'), '[history]\nmax_entries = 1\n');
+    runCli(['pipe'], { env: world.env, input: 'third capture\n' });
+    writeFileSync(world.logPath, '');
+    const { refs, stats } = searchWithStats(['--last', '7d']);
+    expect(refs.filter((r) => r.startsWith('history/'))).toEqual(['history/3']);
+    expect(refs.some((r) => r.startsWith('terminal/'))).toBe(false);
+    expect(stats.sessionsRemoved).toBeGreaterThanOrEqual(2);
+  });
+});
+
+describe('the index is a cache', () => {
+  it('deleting index.db loses nothing', () => {
+    const first = searchJson(world.env, ['connection refused', '--limit', '20']);
+    for (const f of readdirSync(world.data)) if (f.startsWith('index.db')) writeFileSync(join(world.data, f), '');
+    expect(searchJson(world.env, ['connection refused', '--limit', '20'])).toEqual(first);
+  });
+
+  it('a corrupt index.db is rebuilt, not fatal', () => {
+    const first = searchJson(world.env, ['connection refused', '--limit', '20']);
+    writeFileSync(join(world.data, 'index.db'), 'this is not a database'.repeat(200));
+    for (const f of ['index.db-wal', 'index.db-shm']) writeFileSync(join(world.data, f), '');
+    const r = runCli(['search', 'connection refused', '--limit', '20', '--format', 'json'], { env: world.env });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(/index\.db was unreadable — rebuilding it/);
+    expect(JSON.parse(r.stdout)).toEqual(first);
+    const again = runCli(['search', 'connection refused', '--limit', '20', '--format', 'json'], { env: world.env });
+    expect(again.stderr).toBe('');
+  });
+
+  it('a different parser version rebuilds from the sources', () => {
+    searchWithStats(['anything']);
+    const db = new Database(join(world.data, 'index.db'));
+    db.prepare("UPDATE meta SET value = 'old-parser' WHERE key = 'version'").run();
+    db.prepare('DELETE FROM parts').run(); // whatever the old parser left must not survive
+    db.close();
+    const { refs, stats } = searchWithStats(['terminal', 'curl']);
+    expect(stats.filesUnchanged).toBe(0);
+    expect(refs).toEqual([`terminal/${TERMINAL_ID.slice(0, 8)}/1`]);
+  });
+
+  it('a read-only data dir falls back to reading the sources, with one line on stderr', () => {
+    const expected = runCli(['search', 'connection refused', '--limit', '20', '--format', 'json', '--no-index'], { env: world.env }).stdout;
+    // Root ignores permissions: run the CLI as nobody instead.
+    const asRoot = process.getuid?.() === 0;
+    if (asRoot) spawnSync('chmod', ['-R', 'a+rX', world.root]);
+    chmodSync(world.data, 0o555);
+    try {
+      const r = spawnSync(process.execPath, [BIN, 'search', 'connection refused', '--limit', '20', '--format', 'json'], {
+        env: world.env,
+        cwd: world.root,
+        encoding: 'utf8',
+        ...(asRoot ? { uid: 65534, gid: 65534 } : {}),
+      });
+      expect(r.status, r.stderr).toBe(0);
+      const lines = r.stderr.trim().split('\n');
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toMatch(/^sivtr: cannot use .*index\.db .* — reading the sources directly/);
+      expect(r.stdout).toBe(expected);
+    } finally {
+      chmodSync(world.data, 0o755);
+    }
+  });
+});
+
+describe('self-echo folding', () => {
+  it('a search run inside an agent session does not return its own invocation', () => {
+    const id = 'e1e2e3e4-0000-4000-8000-000000000001';
+    const dir = join(world.home, '.claude', 'projects', '-srv-app');
+    mkdirSync(dir, { recursive: true });
+    const now = new Date(Date.now() - 60_000).toISOString();
+    const base = { isSidechain: false, sessionId: id, cwd: '/srv/app' };
+    const records = [
+      { type: 'user', uuid: 'u1', parentUuid: null, ...base, timestamp: now, message: { role: 'user', content: 'find where the flamingo error came from' } },
+      { type: 'assistant', uuid: 'a1', parentUuid: 'u1', ...base, timestamp: now, message: { id: 'm1', type: 'message', role: 'assistant', content: [{ type: 'tool_use', id: 't1', name: 'Bash', input: { command: 'sivtr search flamingo' } }], stop_reason: 'tool_use' } },
+    ];
+    writeFileSync(join(dir, `${id}.jsonl`), records.map((r) => JSON.stringify(r) + '\n').join(''));
+    appendFileSync(world.logPath, JSON.stringify({ prompt: '$ ', command: 'tail app.log', output: 'ERROR flamingo overflow', ended_at: '2026-11-26T09:00:00Z', exit_code: 0 }) + '\n');
+
+    const outside = searchJson(world.env, ['flamingo', '--limit', '20']);
+    expect(refsOf(outside)).toEqual(expect.arrayContaining([`claude/e1e2e3e4/1`, `terminal/${TERMINAL_ID.slice(0, 8)}/7`]));
+    expect(outside.folded).toBe(0);
+
+    const inside = { ...world.env, CLAUDE_CODE_SESSION_ID: id };
+    const folded = searchJson(inside, ['flamingo', '--limit', '20']);
+    expect(refsOf(folded)).toEqual([`terminal/${TERMINAL_ID.slice(0, 8)}/7`]);
+    expect(folded.folded).toBe(1);
+    const text = runCli(['search', 'flamingo'], { env: inside });
+    expect(text.stderr).toMatch(/folded 1 hit/);
+    // The same answer without the index.
+    expect(searchJson(inside, ['flamingo', '--limit', '20', '--no-index'])).toEqual(folded);
+  });
+});
