@@ -51,15 +51,15 @@ export function entriesToUnits(entries: readonly SessionEntry[], session: string
 /** A record read from its log only when its text or metadata is asked for. */
 class LazyTerminalUnit implements Unit {
   readonly source = 'terminal';
-  readonly ref: string;
   private cached?: SessionEntry;
   constructor(
     readonly session: string,
     readonly index: number,
     private readonly path: string,
     private readonly scan: LogScan,
-  ) {
-    this.ref = formatRef('terminal', session, index);
+  ) {}
+  get ref(): string {
+    return formatRef('terminal', this.session, this.index);
   }
   private get entry(): SessionEntry {
     return (this.cached ??= normaliseRaw(readSpan(this.path, this.scan, this.index - 1)));
@@ -115,7 +115,7 @@ export const terminalSource: Source = {
     const logs = listTerminalLogs(opts.env);
     let log: Pick<TerminalLogInfo, 'id' | 'path'> & { mtimeMs?: number };
     if (key === 'current') {
-      const path = currentTerminalLog(opts.env);
+      const path = currentTerminalLog(opts.env, logs);
       log = logs.find((l) => l.path === path) ?? { id: logId(path), path };
     } else {
       const matches = matchId(logs, key);

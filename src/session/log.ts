@@ -160,13 +160,13 @@ export function listTerminalLogs(env: Env = process.env): TerminalLogInfo[] {
 }
 
 /** `terminal/current`: SIVTR_SESSION_LOG, then SIVTR_TERMINAL_ID's log, then the newest log. */
-export function currentTerminalLog(env: Env = process.env): string {
+export function currentTerminalLog(env: Env = process.env, logs?: readonly TerminalLogInfo[]): string {
   if (env.SIVTR_SESSION_LOG) return env.SIVTR_SESSION_LOG;
   if (env.SIVTR_TERMINAL_ID) {
     const own = terminalLogPath(env.SIVTR_TERMINAL_ID, env);
     if (existsSync(own)) return own;
   }
-  const newest = listTerminalLogs(env)[0];
+  const newest = (logs ?? listTerminalLogs(env))[0];
   if (newest) return newest.path;
   throw new SivtrError(`nothing recorded yet in ${terminalsDir(env)}`, 'run `sivtr init bash` (or zsh, pwsh) and open a new terminal, or `sivtr shell`');
 }
