@@ -32,7 +32,8 @@ export async function main(argv: string[]): Promise<number> {
       const pipe = await import('./commands/pipe.js');
       return (await pipe.run({ _: [], bare: true })) ?? 0;
     }
-    const chosen = await resolve(argv);
+    // Bare `sivtr` at a prompt: show what it can do rather than scold.
+    const chosen = await resolve(argv.length === 0 ? ['--help'] : argv);
     if (!chosen) return 0; // help or version was printed
     return (await chosen.module.run(chosen.args)) ?? 0;
   } catch (error) {
