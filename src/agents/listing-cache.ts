@@ -13,7 +13,8 @@ type CacheEntry = { m: number; s: number; summary: SessionSummary | null; turns?
 
 export class ListingCache implements SummaryMemo {
   private entries: Record<string, CacheEntry> = {};
-  private readonly touched = new Set<string>();
+  /** (mtime, size) of every location seen in this run, so callers need not stat again. */
+  private readonly seen = new Map<string, { m: number; s: number }>();
   private dirty = false;
 
   private constructor(private readonly path: string) {}
@@ -30,7 +31,7 @@ export class ListingCache implements SummaryMemo {
   }
 
   summary(location: string, mtimeMs: number, size: number, compute: () => SessionSummary | undefined): SessionSummary | undefined {
-    this.touched.add(location);
+    this.seen.set(location, { m: mtimeMs, s: size });
     const hit = this.entries[location];
     if (hit && hit.m === mtimeMs && hit.s === size) return hit.summary ?? undefined;
     const summary = compute();
@@ -39,15 +40,17 @@ export class ListingCache implements SummaryMemo {
     return summary;
   }
 
-  /** A turn count remembered for the file's current version, if any. */
-  turns(location: string, mtimeMs: number, size: number): number | undefined {
+  /** A turn count remembered for the version of the file seen by this run's discovery, if any. */
+  turns(location: string): number | undefined {
+    const v = this.seen.get(location);
     const hit = this.entries[location];
-    return hit && hit.m === mtimeMs && hit.s === size ? hit.turns : undefined;
+    return v && hit && hit.m === v.m && hit.s === v.s ? hit.turns : undefined;
   }
 
-  setTurns(location: string, mtimeMs: number, size: number, turns: number): void {
+  /** Remembers a turn count for the version discovery saw; `version` overrides it (a file read later). */
+  setTurns(location: string, turns: number, version = this.seen.get(location)): void {
     const hit = this.entries[location];
-    if (!hit || hit.m !== mtimeMs || hit.s !== size || hit.turns === turns) return;
+    if (!version || !hit || hit.m !== version.m || hit.s !== version.s || hit.turns === turns) return;
     hit.turns = turns;
     this.dirty = true;
   }
@@ -56,7 +59,7 @@ export class ListingCache implements SummaryMemo {
   save(discoveryComplete: boolean): void {
     if (discoveryComplete) {
       for (const key of Object.keys(this.entries)) {
-        if (!this.touched.has(key)) {
+        if (!this.seen.has(key)) {
           delete this.entries[key];
           this.dirty = true;
         }

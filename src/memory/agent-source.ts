@@ -34,13 +34,18 @@ function fileVersion(location: string): { m: number; s: number } | undefined {
   }
 }
 
+/** Remembers a turn count, unless the file changed between discovery and parsing. */
+function rememberTurns(listing: Listing, location: string, turns: number, versionBeforeParse: { m: number; s: number } | undefined): void {
+  const after = fileVersion(location);
+  if (after && versionBeforeParse && after.m === versionBeforeParse.m && after.s === versionBeforeParse.s) listing.cache.setTurns(location, turns, after);
+}
+
 function infoOf(provider: Provider, s: SessionSummary, listing: Listing): SessionInfo {
   const info: SessionInfo = { source: provider.name, id: s.id, displayId: listing.ids.get(s.id) ?? s.id.slice(0, 8), location: s.location, updatedAt: s.updatedAt };
   if (s.cwd !== undefined) info.cwd = s.cwd;
   if (s.cwds && s.cwds.length > 0) info.cwds = s.cwds;
   if (s.title !== undefined) info.title = s.title;
-  const v = fileVersion(s.location);
-  const turns = v ? listing.cache.turns(s.location, v.m, v.s) : undefined;
+  const turns = listing.cache.turns(s.location);
   if (turns !== undefined) info.units = turns;
   return info;
 }
@@ -112,17 +117,15 @@ function unitsOf(provider: Provider, displayId: string, session: AgentSession): 
 export async function openAgentSession(provider: Provider, key: string, opts: ListOptions): Promise<AgentOpened> {
   const listing = await discoverAll(provider, opts.env);
   const summary = choose(provider, listing, key, opts);
+  const before = fileVersion(summary.location);
   const session = await provider.load(summary, { env: opts.env });
   const info = infoOf(provider, summary, listing);
   if (session.title) info.title = session.title;
   if (session.cwd && !info.cwd) info.cwd = session.cwd;
   const units = unitsOf(provider, info.displayId, session);
   info.units = units.length;
-  const v = fileVersion(summary.location);
-  if (v) {
-    listing.cache.setTurns(summary.location, v.m, v.s, units.length);
-    listing.cache.save(false);
-  }
+  rememberTurns(listing, summary.location, units.length, before);
+  listing.cache.save(false);
   return { info, session, units };
 }
 
@@ -135,10 +138,10 @@ export async function listWithTurns(provider: Provider, opts: ListOptions & { li
     const info = infoOf(provider, s, listing);
     if (info.units === undefined) {
       try {
+        const before = fileVersion(s.location);
         const session = await provider.load(s, { env: opts.env, warn: () => {} }); // damage is reported when the session is opened
         info.units = assembleTurns(session).length;
-        const v = fileVersion(s.location);
-        if (v) listing.cache.setTurns(s.location, v.m, v.s, info.units);
+        rememberTurns(listing, s.location, info.units, before);
       } catch {
         // unreadable right now: listed without a turn count
       }

@@ -5,10 +5,7 @@ import { findProvider, allProviders } from '../../agents/registry.js';
 import type { Provider } from '../../agents/types.js';
 import { SivtrError, warn } from '../../errors.js';
 import { listWithTurns } from '../../memory/agent-source.js';
-import { getSource, sourceNames } from '../../memory/sources.js';
 import type { ListOptions, SessionInfo } from '../../memory/types.js';
-import { isRecord } from '../../session/entry.js';
-import { loadLog } from '../../session/log.js';
 import type { CommandSpec, ParsedArgs } from '../spec.js';
 import { listOptions, str } from './common.js';
 
@@ -28,7 +25,9 @@ export const spec: CommandSpec = {
   ],
 };
 
+// The terminal side loads lazily: listing one provider should not pay for the terminal model.
 async function terminalSessions(opts: ListOptions, limit: number | undefined): Promise<SessionInfo[]> {
+  const [{ getSource }, { loadLog }, { isRecord }] = await Promise.all([import('../../memory/sources.js'), import('../../session/log.js'), import('../../session/entry.js')]);
   const logs = (await getSource('terminal').list(opts)).slice(0, limit ?? Infinity);
   for (const info of logs) {
     try {
@@ -84,7 +83,10 @@ export async function run(args: ParsedArgs): Promise<number> {
     sessions = await terminalSessions(opts, limit);
   } else {
     const provider = findProvider(source);
-    if (!provider) throw new SivtrError(`unknown source "${source}"`, `use one of: ${sourceNames().join(', ')}`);
+    if (!provider) {
+      const { sourceNames } = await import('../../memory/sources.js');
+      throw new SivtrError(`unknown source "${source}"`, `use one of: ${sourceNames().join(', ')}`);
+    }
     sessions = await providerSessions(provider, opts, limit);
   }
   if (limit !== undefined) sessions = sessions.slice(0, limit);
