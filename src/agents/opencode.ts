@@ -1,0 +1,160 @@
+// OpenCode (agent-formats.md §5): one SQLite database, `$XDG_DATA_HOME/opencode/opencode.db`
+// (WAL). Sessions, messages and parts are rows whose `data` column is JSON. Read-only; columns
+// are probed because the schema drifts. Sub-agent (child) and archived sessions are not listed.
+import type { Database } from 'better-sqlite3';
+import { join } from 'node:path';
+import { warn } from '../errors.js';
+import { expandHome, homeOf, isObject, isoFromMs, labelToolOutputs, prettyArgs, pushBlock, statOrUndefined, str, titleFrom } from './common.js';
+import { columnsOf, openReadOnly } from './sqlite.js';
+import type { AgentSession, Block, DiscoverOptions, Provider, SessionSummary } from './types.js';
+
+type Rec = Record<string, unknown>;
+const PREFIX = 'opencode:';
+
+export function opencodeDb(env: NodeJS.ProcessEnv): string {
+  if (env.OPENCODE_DB_PATH) return expandHome(env.OPENCODE_DB_PATH, env);
+  const dataHome = env.XDG_DATA_HOME ? expandHome(env.XDG_DATA_HOME, env) : join(homeOf(env), '.local', 'share');
+  return join(dataHome, 'opencode', 'opencode.db');
+}
+
+async function withDb<T>(env: NodeJS.ProcessEnv, use: (db: Database) => T): Promise<T | undefined> {
+  const path = opencodeDb(env);
+  if (!statOrUndefined(path)) return undefined;
+  let db: Database;
+  try {
+    db = await openReadOnly(path);
+  } catch (error) {
+    warn(`cannot open the OpenCode database ${path} (${(error as Error).message}) — check its permissions`);
+    return undefined;
+  }
+  try {
+    return use(db);
+  } finally {
+    db.close();
+  }
+}
+
+const parseJson = (text: unknown): Rec => {
+  if (typeof text !== 'string') return {};
+  try {
+    const v = JSON.parse(text) as unknown;
+    return isObject(v) ? v : {};
+  } catch {
+    return {};
+  }
+};
+
+async function* discover(opts: DiscoverOptions): AsyncIterable<SessionSummary> {
+  const rows = await withDb(opts.env, (db) => {
+    const cols = columnsOf(db, 'session');
+    if (!cols.has('id')) return [];
+    const pick = (c: string): string => (cols.has(c) ? c : 'NULL');
+    const where = [cols.has('parent_id') ? 'parent_id IS NULL' : '1', cols.has('time_archived') ? 'time_archived IS NULL' : '1'].join(' AND ');
+    try {
+      return db.prepare(`SELECT id, ${pick('directory')} AS directory, ${pick('title')} AS title, ${pick('time_created')} AS created, ${pick('time_updated')} AS updated FROM session WHERE ${where}`).all() as Rec[];
+    } catch (error) {
+      warn(`cannot read OpenCode sessions (${(error as Error).message}) — the database schema may be newer than this sivtr`);
+      return [];
+    }
+  });
+  for (const r of rows ?? []) {
+    const id = String(r.id);
+    const cwd = str(r.directory);
+    const updated = typeof r.updated === 'number' ? r.updated : typeof r.created === 'number' ? r.created : 0;
+    yield {
+      provider: 'opencode',
+      id,
+      location: PREFIX + id,
+      cwd,
+      cwds: cwd ? [cwd] : [],
+      title: str(r.title),
+      startedAt: typeof r.created === 'number' ? isoFromMs(r.created) : undefined,
+      updatedAt: isoFromMs(updated),
+    };
+  }
+}
+
+type Message = { id: string; at?: string; data: Rec; parts: Rec[] };
+
+function loadMessages(db: Database, sessionId: string): Message[] {
+  const mcols = columnsOf(db, 'message');
+  const pcols = columnsOf(db, 'part');
+  const order = mcols.has('time_created') ? 'time_created, id' : 'id';
+  const messages = (db.prepare(`SELECT id, ${mcols.has('time_created') ? 'time_created' : 'NULL'} AS created, data FROM message WHERE session_id = ? ORDER BY ${order}`).all(sessionId) as Rec[]).map(
+    (r): Message => ({ id: String(r.id), at: typeof r.created === 'number' ? isoFromMs(r.created) : undefined, data: parseJson(r.data), parts: [] }),
+  );
+  const byId = new Map(messages.map((m) => [m.id, m]));
+  const partSql = pcols.has('session_id')
+    ? `SELECT message_id, data FROM part WHERE session_id = ? ORDER BY ${pcols.has('time_created') ? 'time_created, id' : 'id'}`
+    : `SELECT part.message_id AS message_id, part.data AS data FROM part JOIN message ON message.id = part.message_id WHERE message.session_id = ? ORDER BY part.id`;
+  for (const r of db.prepare(partSql).all(sessionId) as Rec[]) byId.get(String(r.message_id))?.parts.push(parseJson(r.data));
+  return messages;
+}
+
+function filePlaceholder(part: Rec): string {
+  return `[file: ${str(part.mime) ?? 'unknown'}${part.filename ? `, ${String(part.filename)}` : ''}]`;
+}
+
+export function openCodeBlocks(messages: Message[]): { blocks: Block[]; open: boolean } {
+  const blocks: Block[] = [];
+  let open = false;
+  for (const m of messages) {
+    const role = m.data.role;
+    const timestamp = m.at;
+    if (role === 'user') {
+      const texts: string[] = [];
+      for (const p of m.parts) {
+        if (p.type === 'text' && p.synthetic !== true && p.ignored !== true) texts.push(str(p.text) ?? '');
+        else if (p.type === 'file') texts.push(filePlaceholder(p));
+      }
+      // A user message holding only a compaction part or synthetic text is not a prompt.
+      if (texts.some((t) => t.trim() !== '' && !t.startsWith('[file:'))) {
+        pushBlock(blocks, 'user', texts.join('\n'), { timestamp });
+        open = true;
+      }
+      continue;
+    }
+    if (role !== 'assistant' || m.data.summary === true) continue; // compaction summaries are not replies
+    let pending = false;
+    for (const p of m.parts) {
+      if (p.type === 'text' && p.synthetic !== true) pushBlock(blocks, 'assistant', str(p.text), { timestamp });
+      else if (p.type === 'reasoning') pushBlock(blocks, 'thinking', str(p.text), { timestamp });
+      else if (p.type === 'tool') {
+        const state = isObject(p.state) ? p.state : {};
+        const label = str(p.tool);
+        const callId = str(p.callID);
+        pushBlock(blocks, 'tool_call', prettyArgs(state.input) || '{}', { timestamp, label, callId });
+        if (state.status === 'completed') pushBlock(blocks, 'tool_output', typeof state.output === 'string' ? state.output : prettyArgs(state.output), { timestamp, label, callId });
+        else if (state.status === 'error') pushBlock(blocks, 'tool_output', str(state.error) ?? 'error', { timestamp, label, callId, isError: true });
+        else pending = true;
+      } else if (p.type === 'file') pushBlock(blocks, 'assistant', filePlaceholder(p), { timestamp });
+    }
+    const time = isObject(m.data.time) ? m.data.time : {};
+    const finish = str(m.data.finish);
+    open = pending || time.completed === undefined || finish === 'tool-calls' || finish === 'tool_use';
+  }
+  labelToolOutputs(blocks);
+  return { blocks, open };
+}
+
+async function load(summary: SessionSummary, opts: DiscoverOptions): Promise<AgentSession> {
+  const id = summary.location.startsWith(PREFIX) ? summary.location.slice(PREFIX.length) : summary.id;
+  const messages = await withDb(opts.env, (db) => loadMessages(db, id));
+  const { blocks, open } = openCodeBlocks(messages ?? []);
+  return {
+    id,
+    cwd: summary.cwd,
+    title: summary.title || titleFrom(blocks.find((b) => b.kind === 'user')?.text),
+    startedAt: summary.startedAt,
+    updatedAt: summary.updatedAt,
+    blocks,
+    lastTurnOpen: open,
+  };
+}
+
+export const opencode: Provider = {
+  name: 'opencode',
+  discover,
+  load,
+  dataLocation: (env) => opencodeDb(env),
+};
