@@ -40,19 +40,21 @@ export const PART_WEIGHT: Record<string, number> = {
 };
 
 /**
- * Text beyond this many characters of one part is not indexed (the head and the tail are):
- * multi-megabyte tool outputs would otherwise dominate index size and build time.
+ * Characters of one part that are indexed: the head and the tail of anything longer. Tool and
+ * command output is where the megabytes are (file dumps, logs, base64); its head and tail hold
+ * what people look for (the command's echo, the error at the end) and keep the build fast.
  */
-export const MAX_INDEXED_CHARS = 64 * 1024;
-const TAIL_CHARS = 16 * 1024;
+const OUTPUT_KINDS = new Set(['output', 'tool_output']);
+const LIMITS = { output: { max: 16 * 1024, tail: 4 * 1024 }, other: { max: 64 * 1024, tail: 16 * 1024 } };
 
-function indexedText(text: string): string {
-  if (text.length <= MAX_INDEXED_CHARS) return text;
-  return `${text.slice(0, MAX_INDEXED_CHARS - TAIL_CHARS)}\n…\n${text.slice(-TAIL_CHARS)}`;
+function indexedText(kind: string, text: string): string {
+  const { max, tail } = OUTPUT_KINDS.has(kind) ? LIMITS.output : LIMITS.other;
+  if (text.length <= max) return text;
+  return `${text.slice(0, max - tail)}\n…\n${text.slice(-tail)}`;
 }
 
 function partDoc(part: Part): PartDoc {
-  return { n: part.n, kind: part.kind, label: part.label ?? null, weight: PART_WEIGHT[part.kind] ?? 1, text: indexedText(part.text) };
+  return { n: part.n, kind: part.kind, label: part.label ?? null, weight: PART_WEIGHT[part.kind] ?? 1, text: indexedText(part.kind, part.text) };
 }
 
 export function statusOf(unit: Unit): StatusName {

@@ -6,7 +6,7 @@ import { displayIds } from '../memory/display-id.js';
 import { formatRef } from '../memory/ref.js';
 import { HISTORY_SOURCE } from './history-source.js';
 import type { IndexDb } from './index-db.js';
-import { ftsExpression, hasTerms, queryTerms, snippet, type QueryTerms } from './query.js';
+import { hasTerms, queryTerms, snippet, trigramQuery, type QueryTerms } from './query.js';
 import type { StatusName } from './docs.js';
 
 export type SearchField = 'content' | 'command' | 'output' | 'input' | 'title';
@@ -73,34 +73,40 @@ function sourceFilter(target: string): { sql: string; params: string[] } {
   return { sql: 's.source = ?', params: [target] };
 }
 
-/** Unit ids holding `term` in a part of an allowed kind, with the best BM25 score per unit. */
+/** Unit ids holding `term` (as a substring, any case) in a part of an allowed kind. */
 function unitsWithTerm(index: IndexDb, term: string, long: boolean, field: SearchField): Set<number> {
   const kinds = kindFilter(field, 'p');
-  const sql = long
-    ? `SELECT DISTINCT p.unit FROM parts_fts JOIN parts p ON p.id = parts_fts.rowid WHERE parts_fts MATCH ? AND ${kinds.sql}`
-    : `SELECT DISTINCT p.unit FROM parts p WHERE instr(lower(p.text), ?) > 0 AND ${kinds.sql}`;
-  const arg = long ? ftsExpression({ long: [term], short: [] }, 'all')! : term.toLowerCase();
-  const rows = index.db.prepare(sql).pluck().all(arg, ...kinds.params) as number[];
-  return new Set(rows);
+  const needle = term.toLowerCase();
+  const rows = long
+    ? index.db
+        .prepare(`SELECT DISTINCT p.unit FROM parts_fts JOIN parts p ON p.id = parts_fts.rowid WHERE parts_fts MATCH ? AND instr(lower(p.text), ?) > 0 AND ${kinds.sql}`)
+        .pluck()
+        .all(trigramQuery([term], 'all'), needle, ...kinds.params)
+    : index.db.prepare(`SELECT DISTINCT p.unit FROM parts p WHERE instr(lower(p.text), ?) > 0 AND ${kinds.sql}`).pluck().all(needle, ...kinds.params);
+  return new Set(rows as number[]);
 }
 
-/** Best (lowest) weighted BM25 per unit and the part that earned it; ties go to the first part. */
+/**
+ * Best (lowest) weighted BM25 per unit over the parts that really hold a long term, and the
+ * part that earned it; ties go to the first part, so the answer never depends on row order.
+ */
 function scores(index: IndexDb, terms: QueryTerms, field: SearchField): Map<number, { score: number; part: number }> {
   const out = new Map<number, { score: number; part: number }>();
-  const expr = ftsExpression(terms, 'any');
+  const expr = trigramQuery(terms.long, 'any');
   if (!expr) return out;
   const kinds = kindFilter(field, 'p');
+  const holds = terms.long.map(() => 'instr(lower(p.text), ?) > 0').join(' OR ');
   const rows = index.db
     .prepare(
       `WITH m AS MATERIALIZED (
          SELECT p.unit AS unit, bm25(parts_fts) * p.weight AS score, p.n AS n
-         FROM parts_fts JOIN parts p ON p.id = parts_fts.rowid WHERE parts_fts MATCH ? AND ${kinds.sql}
+         FROM parts_fts JOIN parts p ON p.id = parts_fts.rowid WHERE parts_fts MATCH ? AND (${holds}) AND ${kinds.sql}
        )
        SELECT unit, score, n FROM (
          SELECT unit, score, n, row_number() OVER (PARTITION BY unit ORDER BY score, n) AS rn FROM m
        ) WHERE rn = 1`,
     )
-    .all(expr, ...kinds.params) as { unit: number; score: number; n: number }[];
+    .all(expr, ...terms.long.map((t) => t.toLowerCase()), ...kinds.params) as { unit: number; score: number; n: number }[];
   for (const r of rows) out.set(r.unit, { score: r.score, part: r.n });
   return out;
 }
