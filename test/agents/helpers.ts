@@ -24,7 +24,7 @@ export function copyFixtures(from: string, to: string, work: string): void {
     const src = join(from, entry.name);
     const dst = join(to, entry.name);
     if (entry.isDirectory()) copyFixtures(src, dst, work);
-    else if (entry.name.endsWith('.jsonl') || entry.name.endsWith('.json')) {
+    else if (entry.name.endsWith('.jsonl') || entry.name.endsWith('.json') || entry.name === '.project_root') {
       const text = readFileSync(src, 'utf8').replaceAll('/home/ana', work);
       writeFileSync(dst, text);
       const stamps = [...text.matchAll(/"(?:timestamp|lastUpdated)":"([^"]+)"/g)].map((m) => Date.parse(m[1]!)).filter((n) => !Number.isNaN(n));
@@ -52,6 +52,7 @@ export function agentHome(providers: string[] = ['claude', 'codex', 'pi']): Agen
     if (p === 'claude') copyFixtures(join(FIXTURES, 'claude'), join(home, '.claude'), work);
     if (p === 'codex') copyFixtures(join(FIXTURES, 'codex'), join(home, '.codex'), work);
     if (p === 'pi') copyFixtures(join(FIXTURES, 'pi'), join(home, '.pi', 'agent'), work);
+    if (p === 'gemini') copyFixtures(join(FIXTURES, 'gemini'), join(home, '.gemini'), work);
   }
   const env = cleanEnv(home, { SIVTR_DATA_DIR: join(home, 'data') });
   return {
