@@ -11,7 +11,12 @@
 
 [[ $- == *i* ]] || return 0
 [[ -n ${SIVTR_DISABLE-} ]] && return 0
-[[ -n ${__sivtr_loaded-} ]] && return 0 # sourced twice (rc block + `sivtr shell`): one set of hooks
+if [[ -n ${__sivtr_loaded-} ]]; then
+  # Sourced again (rc block + `sivtr shell`, or after another integration): one set of hooks, back
+  # in their places — first and last in PROMPT_COMMAND.
+  __sivtr_install_prompt_command
+  return 0
+fi
 
 if [[ -n ${SIVTR_NONCE-} ]]; then
   __sivtr_mode=proxy
@@ -101,9 +106,9 @@ __sivtr_read_command() {
     __sivtr_hn=$hn
     local HISTTIMEFORMAT= line
     builtin umask 077
-    builtin history 1 >| "$__sivtr_histfile" 2>/dev/null
+    builtin history 1 2>/dev/null >| "$__sivtr_histfile"
     builtin umask "$__sivtr_umask"
-    IFS= read -r -d '' line < "$__sivtr_histfile" 2>/dev/null
+    IFS= read -r -d '' line 2>/dev/null < "$__sivtr_histfile"
     line=${line%$'\n'}
     # "  123  command" (a '*' after the number marks an edited line)
     line=${line#"${line%%[![:space:]]*}"}

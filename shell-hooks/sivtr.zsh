@@ -10,7 +10,11 @@
 
 [[ -o interactive ]] || return 0
 [[ -n ${SIVTR_DISABLE-} ]] && return 0
-(( ${+__sivtr_loaded} )) && return 0 # sourced twice (rc block + `sivtr shell`): one set of hooks
+if (( ${+__sivtr_loaded} )); then
+  # Sourced again (rc block + `sivtr shell`, or after a theme): one set of hooks, back in their places.
+  precmd_functions=(__sivtr_precmd ${precmd_functions:#(__sivtr_precmd|__sivtr_wrap)} __sivtr_wrap)
+  return 0
+fi
 
 if [[ -n ${SIVTR_NONCE-} ]]; then
   typeset -g __sivtr_mode=proxy __sivtr_nonce=$SIVTR_NONCE
