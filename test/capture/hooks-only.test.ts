@@ -1,0 +1,158 @@
+// capture.md §5 #42: without the recorder, the same hooks append one metadata-only SessionEntry per
+// command from pure shell code — and fork nothing on the prompt path (counted with strace -f).
+import { spawn } from 'node:child_process';
+import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadLog } from '../../src/session/log.js';
+import type { SessionEntry } from '../../src/session/entry.js';
+import { tempDir } from '../helpers/cli.js';
+import { have, ShellSession, SENTINEL, type Kind } from './harness.js';
+
+function logsIn(home: string): string[] {
+  const dir = join(home, 'data', 'terminals');
+  return readdirSync(dir).filter((n) => n.endsWith('.jsonl')).map((n) => join(dir, n));
+}
+
+function readEntries(home: string): { raw: string[]; entries: SessionEntry[]; path: string } {
+  const [path] = logsIn(home);
+  const text = readFileSync(path!, 'utf8');
+  return { raw: text.split('\n').filter(Boolean), entries: loadLog(path!).entries, path: path! };
+}
+
+/** Attaches strace to `pid`; `stop()` returns the fork/clone lines it saw. */
+async function traceForks(pid: number): Promise<{ stop: () => Promise<string[]> }> {
+  const out = join(tempDir('sivtr-strace-').path, 'trace');
+  const child = spawn('strace', ['-f', '-e', 'trace=fork,vfork,clone,clone3', '-o', out, '-p', String(pid)], { stdio: ['ignore', 'ignore', 'pipe'] });
+  await new Promise<void>((resolve, reject) => {
+    let err = '';
+    child.stderr.on('data', (d: Buffer) => {
+      err += d.toString();
+      if (err.includes('attached')) resolve();
+    });
+    child.on('exit', () => reject(new Error(`strace exited: ${err}`)));
+  });
+  return {
+    stop: async () => {
+      const done = new Promise((r) => child.on('exit', r));
+      child.kill('SIGINT');
+      await done;
+      return readFileSync(out, 'utf8').split('\n').filter((l) => /\b(clone3?|v?fork)\(/.test(l));
+    },
+  };
+}
+
+const kinds: Kind[] = ['bash', 'zsh'];
+for (const kind of kinds) {
+  describe.skipIf(!have(kind))(`${kind} hooks-only mode`, () => {
+    const tmp = tempDir(`sivtr-hooks-${kind}-`);
+    let s: ShellSession;
+    let forksDuringBuiltins: string[] = [];
+    let forksDuringExternal: string[] = [];
+    beforeAll(async () => {
+      s = new ShellSession({ kind, home: tmp.path, mode: 'hooks', before: kind === 'bash' ? 'PROMPT_COMMAND="__user_saw=\\$?"' : '' });
+      await s.ready();
+      await s.run('echo hi');
+      await s.run('');
+      await s.run('false');
+      await s.run('echo "st=$?"');
+      await s.run(`printf '%s\\n' "a\\"b\\\\c" $'tab\\there'`);
+      await s.run('cd /tmp');
+      await s.run('cd "$HOME"');
+      if (have('strace')) {
+        const trace = await traceForks(s.pid);
+        for (let i = 0; i < 20; i++) await s.run(i % 2 ? ':' : `echo n${i}`);
+        forksDuringBuiltins = await trace.stop();
+        const control = await traceForks(s.pid);
+        await s.run('/bin/true');
+        forksDuringExternal = await control.stop();
+      }
+      await s.exit();
+    }, 90_000);
+    afterAll(async () => {
+      await s?.kill();
+      tmp.cleanup();
+    });
+
+    it('appends one valid SessionEntry line per command, keys in contract order', () => {
+      const { raw, entries } = readEntries(tmp.path);
+      expect(entries.slice(0, 5).map((e) => e.command)).toEqual(['echo hi', 'false', 'echo "st=$?"', `printf '%s\\n' "a\\"b\\\\c" $'tab\\there'`, 'cd /tmp']);
+      for (const line of raw) {
+        const keys = Object.keys(JSON.parse(line));
+        expect(keys).toEqual(['prompt', 'command', 'output', 'cwd', 'ended_at', 'duration_ms', 'exit_code']);
+      }
+      const first = entries[0]!;
+      expect(first).toMatchObject({ prompt: `${SENTINEL}${kind === 'bash' ? '$' : process.getuid?.() === 0 ? '#' : '%'} `, output: '', cwd: tmp.path, exit_code: 0 });
+      expect(first.ended_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}[+-]\d\d:\d\d$/);
+      expect(first.duration_ms).toBeGreaterThanOrEqual(0);
+      expect(entries[1]!.exit_code).toBe(1);
+    });
+
+    it('keeps `$?` for the next command and for hooks after it', () => {
+      expect(s.text).toContain('st=1');
+    });
+
+    it('gives `cd` the old cwd and the next command the new one', () => {
+      const { entries } = readEntries(tmp.path);
+      const cd = entries.findIndex((e) => e.command === 'cd /tmp');
+      expect(entries[cd]!.cwd).toBe(tmp.path);
+      expect(entries[cd + 1]!.cwd).toBe('/tmp');
+    });
+
+    it('names the log after a terminal id unique across time, private file and directory', () => {
+      const { path } = readEntries(tmp.path);
+      expect(path).toMatch(new RegExp(`/${s.pid}-\\d{10}\\.jsonl$`));
+      expect(statSync(path).mode & 0o777).toBe(0o600);
+      expect(statSync(join(tmp.path, 'data', 'terminals')).mode & 0o777).toBe(0o700);
+      expect(statSync(join(tmp.path, 'data')).mode & 0o777).toBe(0o700);
+    });
+
+    it.skipIf(!have('strace'))('forks nothing per prompt (strace -f), while an external command does fork', () => {
+      const { entries } = readEntries(tmp.path);
+      expect(entries.filter((e) => e.command === ':' || /^echo n\d+$/.test(e.command))).toHaveLength(20);
+      expect(forksDuringBuiltins).toEqual([]);
+      expect(forksDuringExternal.length).toBeGreaterThan(0);
+    });
+  });
+}
+
+describe.skipIf(!have('bash'))('bash hooks-only privacy', () => {
+  it('#26 skips space-prefixed lines under ignorespace; #27 keeps repeats under ignoredups', async () => {
+    const tmp = tempDir('sivtr-hooks-priv-');
+    try {
+      const s = new ShellSession({ kind: 'bash', home: tmp.path, mode: 'hooks', before: 'HISTCONTROL=ignoreboth' });
+      await s.ready();
+      await s.run('echo one');
+      await s.run(' echo private');
+      await s.run('echo two');
+      await s.exit();
+      expect(readEntries(tmp.path).entries.map((e) => e.command)).toEqual(['echo one', 'echo two']);
+      const t = tempDir('sivtr-hooks-dups-');
+      const d = new ShellSession({ kind: 'bash', home: t.path, mode: 'hooks', before: 'HISTCONTROL=ignoredups' });
+      await d.ready();
+      await d.run('echo same');
+      await d.run('echo same');
+      await d.exit();
+      expect(readEntries(t.path).entries.map((e) => e.command)).toEqual(['echo same', 'echo same']);
+      t.cleanup();
+    } finally {
+      tmp.cleanup();
+    }
+  });
+});
+
+describe.skipIf(!have('zsh'))('zsh hooks-only privacy', () => {
+  it('#26 skips space-prefixed lines under HIST_IGNORE_SPACE', async () => {
+    const tmp = tempDir('sivtr-hooks-zpriv-');
+    try {
+      const s = new ShellSession({ kind: 'zsh', home: tmp.path, mode: 'hooks', before: 'setopt HIST_IGNORE_SPACE' });
+      await s.ready();
+      await s.run(' echo private');
+      await s.run('echo public');
+      await s.exit();
+      expect(readEntries(tmp.path).entries.map((e) => e.command)).toEqual(['echo public']);
+    } finally {
+      tmp.cleanup();
+    }
+  });
+});
