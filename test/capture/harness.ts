@@ -85,6 +85,7 @@ export class ShellSession {
       file = 'pwsh';
       args = ['-NoLogo', '-NoProfile', '-NoExit', '-Command', `. '${profile}'`];
     }
+    Object.assign(env, options.env); // the caller's choices win (e.g. a user ZDOTDIR)
     if (options.command) {
       file = options.command.file;
       args = options.command.args;

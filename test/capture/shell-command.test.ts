@@ -1,0 +1,133 @@
+// `sivtr shell` end to end: the real CLI on a PTY, the user's rc files in a temp HOME, the log it
+// writes read back by `sivtr copy`, exit codes, nesting, hang-up and fail-open.
+import { readdirSync, writeFileSync, mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { loadLog } from '../../src/session/log.js';
+import { BIN, cleanEnv, runCli, tempDir } from '../helpers/cli.js';
+import { have, HOOKS, ShellSession, type Kind } from './harness.js';
+
+function sivtrShell(kind: Kind, home: string, env: Record<string, string> = {}): ShellSession {
+  return new ShellSession({ kind, home, mode: 'proxy', command: { file: process.execPath, args: [BIN, 'shell', kind] }, env });
+}
+
+function logs(home: string): string[] {
+  const dir = join(home, 'data', 'terminals');
+  return readdirSync(dir).filter((n) => n.endsWith('.jsonl')).map((n) => join(dir, n));
+}
+
+describe.skipIf(!have('bash'))('sivtr shell bash', () => {
+  it('records real output that `sivtr copy out 2` returns exactly; exit code is the shell\'s', async () => {
+    const tmp = tempDir('sivtr-shell-');
+    try {
+      // The user's rc already loads the hooks (sivtr init): loading them twice must not double entries.
+      writeFileSync(join(tmp.path, '.bashrc'), `PS1='\\u$ '\nHISTFILE=/dev/null\n. ${HOOKS}/sivtr.bash\n`);
+      const s = sivtrShell('bash', tmp.path);
+      await s.ready();
+      await s.run(`printf 'first\\n\\033[1mbold\\033[0m\\tTAB\\n'`);
+      await s.run(`printf 'progress 10%%\\rprogress 100%%\\n'`);
+      await s.run('echo last');
+      expect(await s.exit('exit 5')).toBe(5);
+      const [log] = logs(tmp.path);
+      expect(log).toMatch(/\/\d+-\d{10}\.jsonl$/);
+      const entries = loadLog(log!).entries;
+      expect(entries.map((e) => e.output)).toEqual(['first\nbold\tTAB', 'progress 100%', 'last']);
+      const env = cleanEnv(tmp.path, { SIVTR_DATA_DIR: join(tmp.path, 'data') });
+      const copied = runCli(['copy', 'out', '2', '--print'], { env });
+      expect(copied.code).toBe(0);
+      expect(copied.stdout.replace(/\n$/, '')).toBe('progress 100%');
+      const first = runCli(['copy', 'out', '3', '--print'], { env });
+      expect(first.stdout.replace(/\n$/, '')).toBe('first\nbold\tTAB');
+    } finally {
+      tmp.cleanup();
+    }
+  });
+
+  it('#41 refuses to nest inside itself; no duplicate entries', async () => {
+    const tmp = tempDir('sivtr-shell-nest-');
+    try {
+      writeFileSync(join(tmp.path, '.bashrc'), `PS1='\\u$ '\nHISTFILE=/dev/null\n`);
+      const s = sivtrShell('bash', tmp.path);
+      await s.ready();
+      await s.run(`${process.execPath} ${BIN} shell bash`);
+      await s.run('echo after');
+      await s.exit();
+      const entries = loadLog(logs(tmp.path)[0]!).entries;
+      expect(entries).toHaveLength(2);
+      expect(entries[0]!.output).toMatch(/already recorded by `sivtr shell`/);
+      expect(entries[0]!.exit_code).toBe(1);
+      expect(entries[1]!.output).toBe('after');
+    } finally {
+      tmp.cleanup();
+    }
+  });
+
+  it('#21 a hang-up mid-command keeps the partial output', async () => {
+    const tmp = tempDir('sivtr-shell-hup-');
+    try {
+      writeFileSync(join(tmp.path, '.bashrc'), `PS1='\\u$ '\nHISTFILE=/dev/null\n`);
+      const s = sivtrShell('bash', tmp.path);
+      await s.ready();
+      await s.run('echo before');
+      const at = s.text.length;
+      s.write(`sh -c 'echo partial-output; exec sleep 30'\r`);
+      await s.waitFor((t) => t.slice(at).includes('partial-output\r'), 'the partial output');
+      const code = await s.kill('SIGHUP');
+      expect(code).toBeGreaterThanOrEqual(128);
+      const entries = loadLog(logs(tmp.path)[0]!).entries;
+      expect(entries.map((e) => e.command)).toEqual(['echo before', `sh -c 'echo partial-output; exec sleep 30'`]);
+      expect(entries[1]!.output).toBe('partial-output');
+      expect(entries[1]!.exit_code).toBeUndefined();
+    } finally {
+      tmp.cleanup();
+    }
+  });
+
+  it('#38 #39 fail-open: an unusable data dir still gives a working shell', async () => {
+    const tmp = tempDir('sivtr-shell-failopen-');
+    try {
+      writeFileSync(join(tmp.path, '.bashrc'), `PS1='\\u$ '\nHISTFILE=/dev/null\n`);
+      writeFileSync(join(tmp.path, 'not-a-dir'), 'x');
+      const s = new ShellSession({
+        kind: 'bash',
+        home: tmp.path,
+        mode: 'hooks',
+        command: { file: process.execPath, args: [BIN, 'shell', 'bash'] },
+        env: { SIVTR_DATA_DIR: join(tmp.path, 'not-a-dir', 'data') },
+      });
+      await s.waitFor((t) => t.includes('running without it'), 'the warning');
+      s.write('echo still-$((6*7))\r');
+      await s.waitFor((t) => t.includes('still-42'), 'the command output');
+      expect(await s.exit('exit 3')).toBe(3);
+    } finally {
+      tmp.cleanup();
+    }
+  });
+});
+
+describe.skipIf(!have('zsh'))('sivtr shell zsh', () => {
+  it('loads the user\'s ZDOTDIR .zshrc first, then the hooks, and records', async () => {
+    const tmp = tempDir('sivtr-shell-zsh-');
+    try {
+      const zdot = join(tmp.path, 'zconf');
+      mkdirSync(zdot);
+      writeFileSync(join(zdot, '.zshenv'), 'export FROM_ZSHENV=yes\n');
+      writeFileSync(join(zdot, '.zshrc'), `PS1='%n%# '\nHISTFILE=/dev/null\nalias hello='echo hello-from-zshrc'\n`);
+      const s = sivtrShell('zsh', tmp.path, { ZDOTDIR: zdot });
+      await s.ready();
+      await s.run('hello');
+      await s.run('echo "$FROM_ZSHENV $ZDOTDIR"');
+      await s.run('printf nonl');
+      expect(await s.exit()).toBe(0);
+      const entries = loadLog(logs(tmp.path)[0]!).entries;
+      expect(entries.map((e) => [e.command, e.output])).toEqual([
+        ['hello', 'hello-from-zshrc'],
+        ['echo "$FROM_ZSHENV $ZDOTDIR"', `yes ${zdot}`],
+        ['printf nonl', 'nonl'],
+      ]);
+      expect(readFileSync(logs(tmp.path)[0]!, 'utf8')).not.toContain('133;');
+    } finally {
+      tmp.cleanup();
+    }
+  });
+});
