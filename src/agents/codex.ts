@@ -3,7 +3,7 @@
 // payload}` envelopes, and the 0.14x+ drift (paginated mode, `item_completed`, ordinals).
 import { basename, join } from 'node:path';
 import { warn } from '../errors.js';
-import { newJsonlStats, readJsonl } from '../session/jsonl.js';
+import { jsonlLines, newJsonlStats, parseJsonlLine, type JsonlStats } from '../session/jsonl.js';
 import {
   expandHome, headRecords, homeOf, imagePlaceholder, isInjectedText, isObject, labelToolOutputs, prettyArgs,
   pushBlock, readDirQuiet, readRange, reportSkipped, statOrUndefined, str, tailRecords, titleFrom, toIso,
@@ -107,6 +107,8 @@ class CodexReader {
   /** Start index (in fromItems / fromEvents) of each real user turn, for thread_rolled_back. */
   readonly itemTurns: number[] = [];
   readonly eventTurns: number[] = [];
+  /** 0.17x forks do not copy history: they point into the parent rollout. */
+  historyBase?: { threadId: string; endByte?: number; endOrdinal?: number };
 
   line(r: Rec): void {
     const ts = str(r.timestamp);
@@ -151,6 +153,15 @@ class CodexReader {
     this.id = str(p.id) ?? str(p.session_id);
     this.cwd ??= str(p.cwd);
     this.startedAt ??= toIso(p.timestamp);
+    const base = isObject(p.history_base) ? p.history_base : undefined;
+    const threadId = str(base?.thread_id) ?? (base ? str(p.forked_from_id) : undefined);
+    if (base && threadId) {
+      this.historyBase = {
+        threadId,
+        endByte: typeof base.end_byte_offset === 'number' ? base.end_byte_offset : undefined,
+        endOrdinal: typeof base.end_ordinal_exclusive === 'number' ? base.end_ordinal_exclusive : undefined,
+      };
+    }
   }
 
   item(p: Rec, ts: string | undefined): void {
@@ -300,14 +311,54 @@ function idFromName(path: string): string {
   return ID_IN_NAME.exec(basename(path))?.[1] ?? basename(path).replace(/\.jsonl(\.zst)?$/, '');
 }
 
-export async function parseCodexFile(path: string, titles?: Map<string, string>, warnFn: (m: string) => void = warn): Promise<AgentSession> {
+/** Feeds a rollout to a reader, stopping at a fork's history base (byte offset or ordinal). */
+async function readInto(reader: CodexReader, path: string, stats: JsonlStats, stop?: { endByte?: number; endOrdinal?: number }): Promise<void> {
+  // The ordinal is preferred: it survives a rewrite of the parent file (a byte offset does not).
+  const byteLimit = stop?.endOrdinal === undefined ? stop?.endByte : undefined;
+  for await (const { line, terminated, end } of jsonlLines(path)) {
+    if (byteLimit !== undefined && end > byteLimit) break;
+    const value = parseJsonlLine(line, stats, !terminated);
+    if (!isObject(value)) continue;
+    if (stop?.endOrdinal !== undefined && typeof value.ordinal === 'number' && value.ordinal >= stop.endOrdinal) break;
+    reader.line(value);
+  }
+}
+
+/** A rollout by thread id, found by file name in the rollout roots. */
+function findRollout(env: NodeJS.ProcessEnv, threadId: string): string | undefined {
+  for (const root of rolloutRoots(env)) for (const path of rolloutFiles(root)) if (!path.endsWith('.zst') && basename(path).includes(threadId)) return path;
+  return undefined;
+}
+
+export async function parseCodexFile(
+  path: string,
+  titles?: Map<string, string>,
+  warnFn: (m: string) => void = warn,
+  env: NodeJS.ProcessEnv = process.env,
+  depth = 0,
+): Promise<AgentSession> {
   if (path.endsWith('.zst')) throw new CompressedRollout(path);
   const stats = newJsonlStats();
   const reader = new CodexReader();
-  for await (const value of readJsonl(path, stats)) if (isObject(value)) reader.line(value);
+  await readInto(reader, path, stats);
   reportSkipped(path, stats, warnFn);
   const session = reader.session(idFromName(path));
-  const named = (titles ?? readTitles(process.env)).get(session.id);
+  const base = reader.historyBase;
+  if (base && depth < 4) {
+    // The fork's history before its own first item is the parent's, up to the base.
+    const parentPath = findRollout(env, base.threadId);
+    if (parentPath) {
+      const parent = new CodexReader();
+      const parentStats = newJsonlStats();
+      await readInto(parent, parentPath, parentStats, base);
+      const inherited = parent.session(base.threadId);
+      // The title stays the fork's own first prompt, as listed, so the fork is told apart from its parent.
+      session.blocks = [...inherited.blocks, ...session.blocks];
+      labelToolOutputs(session.blocks);
+      session.startedAt = inherited.startedAt ?? session.startedAt;
+    } else warnFn(`the parent rollout ${base.threadId} of fork ${session.id} was not found — showing the fork's own turns only`);
+  }
+  const named = (titles ?? readTitles(env)).get(session.id);
   if (named) session.title = named;
   return session;
 }
@@ -423,7 +474,7 @@ export const codex: Provider = {
   discover,
   dataLocation: (env) => join(codexHome(env), 'sessions'),
   async load(summary, opts) {
-    return parseCodexFile(summary.location, readTitles(opts.env), opts.warn);
+    return parseCodexFile(summary.location, readTitles(opts.env), opts.warn, opts.env);
   },
   currentSessionHint: (env) => env.CODEX_THREAD_ID || undefined,
   detect(head) {
@@ -438,5 +489,5 @@ export const codex: Provider = {
       return /^\{"timestamp":"[^"]*","type":"session_meta"/.test(first);
     }
   },
-  loadFile: (path, opts) => parseCodexFile(path, readTitles(opts.env), opts.warn),
+  loadFile: (path, opts) => parseCodexFile(path, readTitles(opts.env), opts.warn, opts.env),
 };

@@ -9,6 +9,7 @@ const ENVELOPE = '0199b0c2-7a1e-7c3d-9f00-1b2c3d4e5f60';
 const FORK = '0199b0d4-1111-7c3d-9f00-aabbccddeeff';
 const SUBAGENT = '0199b0d5-2222-7c3d-9f00-aabbccddeeff';
 const NEW = '019a7e10-3c4d-7e5f-8a9b-0c1d2e3f4a5b';
+const BASED_FORK = '019a7e20-5555-7e5f-8a9b-0c1d2e3f4a5b';
 
 let h: AgentHome;
 beforeAll(() => {
@@ -34,7 +35,7 @@ const copy = (args: string[], cwd = join(h.work, 'app'), env?: Record<string, st
 describe('codex: discovery', () => {
   it('lists rollouts of every era newest first; sub-agent rollouts are hidden; titles from session_index.jsonl', () => {
     const list = listJson(h, ['codex', '--global']);
-    expect(list.map((s) => s.id)).toEqual([NEW, FORK, ENVELOPE, BARE]);
+    expect(list.map((s) => s.id)).toEqual([BASED_FORK, NEW, FORK, ENVELOPE, BARE]);
     expect(list.map((s) => s.id)).not.toContain(SUBAGENT);
     expect(list.find((s) => s.id === ENVELOPE)).toMatchObject({ title: 'health and metrics routes', cwd: join(h.work, 'app'), turns: 2 });
     expect(list.find((s) => s.id === NEW)).toMatchObject({ title: 'why is the build slow?', turns: 2, updated_at: '2026-11-20T10:02:05.000Z' });
@@ -50,7 +51,7 @@ describe('codex: discovery', () => {
     try {
       expect(listJson(h, ['codex', '--global'])).toEqual([]);
       const r = h.run(['sessions', 'codex', '--global', '--json'], { env: { CODEX_HOME: moved } });
-      expect((JSON.parse(r.stdout) as unknown[]).length).toBe(4);
+      expect((JSON.parse(r.stdout) as unknown[]).length).toBe(5);
     } finally {
       renameSync(moved, join(h.home, '.codex'));
     }
@@ -111,15 +112,25 @@ describe('codex: eras', () => {
   });
 });
 
+describe('codex: 0.17x forks', () => {
+  it('a fork with a history_base shows the parent history up to the base, then its own turns', () => {
+    const t = turns(BASED_FORK);
+    expect(t[0]!.session).toMatchObject({ id: BASED_FORK, title: 'try swc instead of tsc' });
+    expect(t.map((u) => u.blocks[0]!.text)).toEqual(['why is the build slow?', 'try swc instead of tsc']);
+    expect(JSON.stringify(t)).not.toContain('make tsc incremental'); // parent turns after the base
+    expect(t.map((u) => u.complete)).toEqual([undefined, undefined]);
+  });
+});
+
 describe('codex: which session', () => {
   it('current: CODEX_THREAD_ID first, else newest in the workspace', () => {
-    expect(copy(['out']).stdout).toBe('Type-checking takes 10.8 s of the 12.1 s build.\n');
+    expect(copy(['out']).stdout).toBe('With swc the build takes 1.9 s.\n');
     expect(copy(['out'], join(h.work, 'app'), { CODEX_THREAD_ID: FORK }).stdout).toBe('Added tests in the fork.\n');
     expect(copy(['out'], join(h.work, 'legacy')).stdout).toBe('Node is v20.11.0.\n');
   });
 
   it('--session by index and prefix, ambiguous prefixes listed', () => {
-    expect(copy(['out', '--session', '3']).stdout).toBe('Added /metrics.\n');
+    expect(copy(['out', '--session', '4']).stdout).toBe('Added /metrics.\n');
     expect(copy(['in', '--session', '5a0c']).stdout).toBe('show the node version\n');
     const amb = copy(['out', '--session', '0199b0']);
     expect(amb.code).toBe(1);
