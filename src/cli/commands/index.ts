@@ -13,4 +13,6 @@ export const commands: CommandEntry[] = [
   { name: 'pipe', load: () => import('./pipe.js') },
   { name: 'history', load: () => import('./history.js') },
   { name: 'shell', load: () => import('./shell.js') },
+  { name: 'init', load: () => import('./init.js') },
+  { name: 'doctor', load: () => import('./doctor.js') },
 ];

@@ -1,0 +1,87 @@
+// `sivtr doctor`: one line per thing sivtr depends on — what is set up, and the fix when it is not.
+import { accessSync, constants, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { delimiter, join } from 'node:path';
+import type { CommandSpec, ParsedArgs } from '../spec.js';
+
+export const spec: CommandSpec = {
+  name: 'doctor',
+  usage: '',
+  describe: 'check hooks, data dir, clipboard, node-pty and agent providers',
+};
+
+type Line = { ok: boolean; what: string; fix?: string };
+
+function onPath(program: string, env: NodeJS.ProcessEnv): boolean {
+  for (const dir of (env.PATH ?? '').split(delimiter)) {
+    if (!dir) continue;
+    try {
+      accessSync(join(dir, program), constants.X_OK);
+      return true;
+    } catch {
+      // not here
+    }
+  }
+  return false;
+}
+
+export async function run(_args: ParsedArgs): Promise<number> {
+  const env = process.env;
+  const lines: Line[] = [];
+  const { initStatus } = await import('../../capture/install.js');
+  for (const shell of ['bash', 'zsh', 'pwsh'] as const) {
+    const st = initStatus(shell, env);
+    if (!st.hooks && !onPath(shell, env)) continue;
+    lines.push(
+      st.hooks
+        ? { ok: true, what: `${shell}: hooks installed in ${st.rc}, auto-start ${st.autoStart ? 'on (output recorded)' : 'off (metadata only)'}` }
+        : { ok: false, what: `${shell}: hooks not installed`, fix: `run \`sivtr init ${shell}\`` },
+    );
+  }
+
+  if (env.SIVTR_PTY_PROXY) lines.push({ ok: true, what: `this terminal: recorded with output by \`sivtr shell\` (${env.SIVTR_TERMINAL_ID ?? 'no id'})` });
+  else if (env.SIVTR_TERMINAL_ID) lines.push({ ok: true, what: `this terminal: hooks loaded, metadata only (${env.SIVTR_TERMINAL_ID})`, fix: 'run `sivtr shell` to record output too' });
+  else lines.push({ ok: false, what: 'this terminal: not recorded', fix: 'open a new terminal after `sivtr init`, or run `sivtr shell`' });
+
+  const { dataDir, terminalsDir } = await import('../../session/paths.js');
+  const data = dataDir(env);
+  let dataOk = true;
+  try {
+    const dir = terminalsDir(env);
+    if (!existsSync(dir)) mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const probe = join(dir, `.doctor-${process.pid}`);
+    writeFileSync(probe, '');
+    rmSync(probe);
+    lines.push({ ok: true, what: `data dir: ${data} is writable` });
+  } catch (error) {
+    dataOk = false;
+    lines.push({ ok: false, what: `data dir: ${data} is not writable (${(error as NodeJS.ErrnoException).code ?? 'error'})`, fix: 'fix its permissions or set SIVTR_DATA_DIR' });
+  }
+
+  const mode = env.SIVTR_CLIPBOARD ?? 'auto';
+  if (mode === 'none') lines.push({ ok: true, what: 'clipboard: off (SIVTR_CLIPBOARD=none); use --print' });
+  else if (mode !== 'osc52' && (process.platform === 'darwin' || process.platform === 'win32' || env.DISPLAY || env.WAYLAND_DISPLAY))
+    lines.push({ ok: true, what: 'clipboard: system clipboard, OSC 52 to the terminal as fallback' });
+  else if (process.stdout.isTTY || existsSync('/dev/tty')) lines.push({ ok: true, what: 'clipboard: OSC 52 through the terminal (no desktop session)', fix: 'your terminal must allow OSC 52 clipboard writes' });
+  else lines.push({ ok: false, what: 'clipboard: none available', fix: 'use --print' });
+
+  try {
+    await import('node-pty');
+    lines.push({ ok: true, what: 'node-pty: loadable, `sivtr shell` can record output' });
+  } catch (error) {
+    lines.push({ ok: false, what: `node-pty: cannot load (${(error as Error).message.split('\n')[0]})`, fix: 'reinstall sivtr with a C++ toolchain (python3, make, g++); hooks still record metadata' });
+  }
+
+  const { allProviders } = await import('../../agents/registry.js');
+  for (const provider of allProviders()) {
+    const where = provider.dataLocation?.(env);
+    if (!where) continue;
+    lines.push(existsSync(where) ? { ok: true, what: `${provider.name}: sessions at ${where}` } : { ok: true, what: `${provider.name}: nothing at ${where}` });
+  }
+
+  const colour = process.stdout.isTTY && !env.NO_COLOR;
+  for (const line of lines) {
+    const mark = line.ok ? (colour ? '\x1b[32mok\x1b[0m  ' : 'ok  ') : colour ? '\x1b[33m!!\x1b[0m  ' : '!!  ';
+    process.stdout.write(`${mark}${line.what}${line.fix ? ` — ${line.fix}` : ''}\n`);
+  }
+  return dataOk ? 0 : 1;
+}

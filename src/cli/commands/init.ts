@@ -1,0 +1,57 @@
+// `sivtr init bash|zsh|pwsh`: load the sivtr hooks from the user's rc file (idempotent marked block).
+import { UsageError } from '../../errors.js';
+import type { CommandSpec, ParsedArgs } from '../spec.js';
+
+export const spec: CommandSpec = {
+  name: 'init',
+  usage: '<shell>',
+  describe: 'record every command of bash, zsh or pwsh: installs the hooks in your rc file',
+  positionals: [{ name: 'shell', describe: 'bash, zsh or pwsh' }],
+  flags: {
+    print: { type: 'boolean', describe: 'print the snippet instead, for eval "$(sivtr init bash --print)"' },
+    uninstall: { type: 'boolean', describe: 'remove the sivtr blocks from the rc file' },
+    status: { type: 'boolean', describe: 'say what is installed' },
+    'auto-start': { type: 'boolean', describe: 'also start every interactive shell under `sivtr shell` (records output); --no-auto-start turns it off' },
+  },
+  examples: [
+    ['sivtr init bash', 'record command metadata in every new bash'],
+    ['sivtr init zsh --auto-start', 'record commands and their output in every new zsh'],
+    ['eval "$(sivtr init bash --print)"', 'load the hooks in this shell only'],
+  ],
+};
+
+const SHELLS = ['bash', 'zsh', 'pwsh'] as const;
+
+export async function run(args: ParsedArgs): Promise<number> {
+  const kind = args._[0] === 'powershell' ? 'pwsh' : args._[0];
+  if (!kind || !(SHELLS as readonly string[]).includes(kind)) {
+    throw new UsageError(kind ? `unknown shell '${kind}'` : 'which shell?', 'use `sivtr init bash`, `sivtr init zsh` or `sivtr init pwsh`');
+  }
+  const shell = kind as (typeof SHELLS)[number];
+  const { hooksSnippet, initStatus, install, uninstall } = await import('../../capture/install.js');
+  if (args.print) {
+    process.stdout.write(hooksSnippet(shell) + '\n');
+    return 0;
+  }
+  if (args.uninstall) {
+    const { rc, removed } = uninstall(shell);
+    process.stderr.write(removed ? `sivtr: removed the sivtr blocks from ${rc}; new shells will not be recorded\n` : `sivtr: nothing to remove in ${rc}\n`);
+    return 0;
+  }
+  if (args.status) {
+    const st = initStatus(shell);
+    process.stdout.write(
+      `${shell}: hooks ${st.hooks ? 'installed' : 'not installed'} in ${st.rc}` +
+        (st.hooks ? `; auto-start ${st.autoStart ? 'on (output recorded)' : 'off (metadata only; run `sivtr shell` to record output)'}` : '') +
+        '\n',
+    );
+    return st.hooks ? 0 : 1;
+  }
+  const choice = args['auto-start'];
+  const st = install(shell, { autoStart: typeof choice === 'boolean' ? choice : undefined });
+  process.stderr.write(
+    `sivtr: hooks installed in ${st.rc}. Open a new terminal: every command is recorded` +
+      (st.autoStart ? ' with its output (auto-start under `sivtr shell`).\n' : ' (command, cwd, exit code, time); run `sivtr shell` or `sivtr init ' + shell + ' --auto-start` to record output too.\n'),
+  );
+  return 0;
+}
