@@ -300,7 +300,22 @@ async function* discover(opts: DiscoverOptions): AsyncIterable<SessionSummary> {
     const projectDir = join(tmp, project.name);
     const files = chatFiles(join(projectDir, 'chats'));
     const cwd = projectRootOf(projectDir, registry);
-    for (const sessionId of new Set(files.map((f) => f.sessionId))) yield summarizeFiles(sessionFiles(files, sessionId), sessionId, cwd);
+    for (const sessionId of new Set(files.map((f) => f.sessionId))) {
+      const paths = sessionFiles(files, sessionId);
+      // One version for the whole set of files: newest mtime and total size.
+      let m = 0;
+      let size = 0;
+      for (const p of paths) {
+        const st = statOrUndefined(p);
+        if (st) {
+          m = Math.max(m, st.mtimeMs);
+          size += st.size;
+        }
+      }
+      const compute = () => summarizeFiles(paths, sessionId, cwd);
+      const summary = opts.memo ? opts.memo.summary(paths[0]!, m, size, compute) : compute();
+      if (summary) yield summary.cwd === cwd ? summary : { ...summary, cwd, cwds: cwd ? [cwd] : [] };
+    }
   }
 }
 

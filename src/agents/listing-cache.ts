@@ -47,8 +47,9 @@ export class ListingCache implements SummaryMemo {
     return v && hit && hit.m === v.m && hit.s === v.s ? hit.turns : undefined;
   }
 
-  /** Remembers a turn count for the version discovery saw; `version` overrides it (a file read later). */
-  setTurns(location: string, turns: number, version = this.seen.get(location)): void {
+  /** Remembers a turn count for the version discovery saw. */
+  setTurns(location: string, turns: number): void {
+    const version = this.seen.get(location);
     const hit = this.entries[location];
     if (!version || !hit || hit.m !== version.m || hit.s !== version.s || hit.turns === turns) return;
     hit.turns = turns;

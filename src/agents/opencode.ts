@@ -61,7 +61,7 @@ async function* discover(opts: DiscoverOptions): AsyncIterable<SessionSummary> {
     const id = String(r.id);
     const cwd = str(r.directory);
     const updated = typeof r.updated === 'number' ? r.updated : typeof r.created === 'number' ? r.created : 0;
-    yield {
+    const summary: SessionSummary = {
       provider: 'opencode',
       id,
       location: PREFIX + id,
@@ -71,6 +71,8 @@ async function* discover(opts: DiscoverOptions): AsyncIterable<SessionSummary> {
       startedAt: typeof r.created === 'number' ? isoFromMs(r.created) : undefined,
       updatedAt: isoFromMs(updated),
     };
+    // Keyed by time_updated, which OpenCode bumps on every change: lets the turn count be cached.
+    yield opts.memo?.summary(summary.location, updated, 0, () => summary) ?? summary;
   }
 }
 

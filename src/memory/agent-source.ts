@@ -1,6 +1,5 @@
 // One agent provider as a Source: sessions listed newest first (workspace-filtered unless
 // global), opened by `current`, a 1-based index, a full id or a unique prefix; turns as units.
-import { statSync } from 'node:fs';
 import { ListingCache } from '../agents/listing-cache.js';
 import { assembleTurns } from '../agents/turns.js';
 import type { AgentSession, Provider, SessionSummary } from '../agents/types.js';
@@ -23,21 +22,6 @@ async function discoverAll(provider: Provider, env: NodeJS.ProcessEnv): Promise<
   cache.save(true);
   const summaries = [...byId.values()].sort((a, b) => (a.updatedAt < b.updatedAt ? 1 : a.updatedAt > b.updatedAt ? -1 : a.id.localeCompare(b.id)));
   return { summaries, ids: displayIds(summaries.map((s) => s.id)), cache };
-}
-
-function fileVersion(location: string): { m: number; s: number } | undefined {
-  try {
-    const st = statSync(location);
-    return { m: st.mtimeMs, s: st.size };
-  } catch {
-    return undefined; // a database URI such as opencode:<id>
-  }
-}
-
-/** Remembers a turn count, unless the file changed between discovery and parsing. */
-function rememberTurns(listing: Listing, location: string, turns: number, versionBeforeParse: { m: number; s: number } | undefined): void {
-  const after = fileVersion(location);
-  if (after && versionBeforeParse && after.m === versionBeforeParse.m && after.s === versionBeforeParse.s) listing.cache.setTurns(location, turns, after);
 }
 
 function infoOf(provider: Provider, s: SessionSummary, listing: Listing): SessionInfo {
@@ -117,14 +101,15 @@ function unitsOf(provider: Provider, displayId: string, session: AgentSession): 
 export async function openAgentSession(provider: Provider, key: string, opts: ListOptions): Promise<AgentOpened> {
   const listing = await discoverAll(provider, opts.env);
   const summary = choose(provider, listing, key, opts);
-  const before = fileVersion(summary.location);
   const session = await provider.load(summary, { env: opts.env });
   const info = infoOf(provider, summary, listing);
   if (session.title) info.title = session.title;
   if (session.cwd && !info.cwd) info.cwd = session.cwd;
   const units = unitsOf(provider, info.displayId, session);
   info.units = units.length;
-  rememberTurns(listing, summary.location, units.length, before);
+  // Kept under the version discovery saw: if the file grew meanwhile, the next run sees a newer
+  // version and counts again, so a count is never served for content it was not taken from.
+  listing.cache.setTurns(summary.location, units.length);
   listing.cache.save(false);
   return { info, session, units };
 }
@@ -138,10 +123,9 @@ export async function listWithTurns(provider: Provider, opts: ListOptions & { li
     const info = infoOf(provider, s, listing);
     if (info.units === undefined) {
       try {
-        const before = fileVersion(s.location);
         const session = await provider.load(s, { env: opts.env, warn: () => {} }); // damage is reported when the session is opened
         info.units = assembleTurns(session).length;
-        rememberTurns(listing, s.location, info.units, before);
+        listing.cache.setTurns(s.location, info.units);
       } catch {
         // unreadable right now: listed without a turn count
       }
