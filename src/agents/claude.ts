@@ -172,7 +172,10 @@ export async function parseClaudeFile(path: string, warnFn: (m: string) => void 
       }
       // isMeta: slash-command expansions and caveats; isCompactSummary: the "continued from a
       // previous conversation" summary. Both stay in the chain but show nothing.
-      if (r.isMeta !== true && r.isCompactSummary !== true) Object.assign(node, recordBlocks(r));
+      // The CLI invents "<synthetic>" assistant records (e.g. "No response requested." after
+      // /compact): not model replies, except API errors, which stay visible but flagged.
+      const invented = r.type === 'assistant' && (r.message as Rec).model === '<synthetic>' && r.isApiErrorMessage !== true;
+      if (r.isMeta !== true && r.isCompactSummary !== true && !invented) Object.assign(node, recordBlocks(r));
       if (r.type === 'assistant') node.stop = (r.message as Rec).stop_reason;
       leaf = node;
     }
@@ -196,7 +199,8 @@ export async function parseClaudeFile(path: string, warnFn: (m: string) => void 
 
   const last = blocks.at(-1);
   let lastTurnOpen = false;
-  if (last && last.kind !== 'assistant') lastTurnOpen = true;
+  // A turn that ended in an API error has no successful reply: it is not "completed".
+  if (last && (last.kind !== 'assistant' || last.isError)) lastTurnOpen = true;
   else if (last && lastAssistant) {
     const finished = lastTurnDurationSeq > lastAssistant.seq || (typeof lastAssistant.stop === 'string' && FINISHED_STOPS.has(lastAssistant.stop));
     // Older versions persisted stop_reason null and no turn_duration: final text means done.
@@ -326,7 +330,10 @@ export const claude: Provider = {
     return head.split('\n').some((line) => {
       try {
         const r = JSON.parse(line) as unknown;
-        return isObject(r) && (r.type === 'user' || r.type === 'assistant') && 'parentUuid' in r && typeof r.uuid === 'string';
+        if (!isObject(r)) return false;
+        // Dialogue records carry parentUuid; a file may open with snapshots or summaries instead.
+        if ((r.type === 'user' || r.type === 'assistant') && 'parentUuid' in r && typeof r.uuid === 'string') return true;
+        return (r.type === 'file-history-snapshot' && 'messageId' in r) || (r.type === 'summary' && 'leafUuid' in r);
       } catch {
         return false;
       }

@@ -7,6 +7,7 @@ import { agentHome, listJson, type AgentHome } from './helpers.js';
 const MAIN = '7f3e0c2a-5b1d-4c8e-9a61-0d2f4b6c8e10';
 const OTHER = '2b8d4f60-0a1b-4c2d-8e3f-405162738495';
 const WORKTREE = '7f9a1b2c-3d4e-4f50-8a6b-7c8d9e0f1a2b';
+const COMPACTED = '4c5d6e7f-8091-4a2b-9c3d-4e5f60718293';
 
 let h: AgentHome;
 beforeAll(() => {
@@ -26,7 +27,7 @@ const copy = (args: string[], cwd?: string, env?: Record<string, string | undefi
 describe('claude: discovery', () => {
   it('lists main transcripts newest first with id, cwd, title and turn count; subagent files are not sessions', () => {
     const list = listJson(h, ['claude', '--global']);
-    expect(list.map((s) => s.id)).toEqual([MAIN, OTHER, WORKTREE]);
+    expect(list.map((s) => s.id)).toEqual([MAIN, OTHER, WORKTREE, COMPACTED]);
     expect(list[0]).toMatchObject({ ref: 'claude/7f3e0c2a', source: 'claude', cwd: join(h.work, 'app'), title: 'npm test failure', turns: 3, updated_at: '2026-05-02T09:04:02.000Z' });
     // ai-title when there is no custom title; a summary pointing at another file is ignored
     expect(list[1]).toMatchObject({ title: 'README summary', cwd: join(h.work, 'other'), turns: 2 });
@@ -45,7 +46,7 @@ describe('claude: discovery', () => {
     const lines = r.stdout.trimEnd().split('\n');
     expect(lines[0]).toMatch(/^ID\s+SOURCE\s+LAST ACTIVITY\s+TURNS\s+CWD\s+TITLE$/);
     expect(lines[1]).toMatch(/^7f3e0c2a\s+claude\s+2026-05-0\d \d\d:\d\d\s+3\s+~\/work\/app\s+npm test failure$/);
-    expect(lines).toHaveLength(4);
+    expect(lines).toHaveLength(5);
   });
 
   it('honours CLAUDE_CONFIG_DIR', () => {
@@ -54,7 +55,7 @@ describe('claude: discovery', () => {
     try {
       expect(listJson(h, ['claude', '--global'])).toEqual([]);
       const r = h.run(['sessions', 'claude', '--global', '--json'], { env: { CLAUDE_CONFIG_DIR: moved } });
-      expect((JSON.parse(r.stdout) as unknown[]).length).toBe(3);
+      expect((JSON.parse(r.stdout) as unknown[]).length).toBe(4);
     } finally {
       renameSync(moved, join(h.home, '.claude'));
     }
@@ -104,6 +105,27 @@ describe('claude: blocks and turns', () => {
     const parsed = JSON.parse(r.stdout) as { units: TurnJson[] };
     // the shell command came before the first prompt: it belongs to no turn
     expect(parsed.units.map((u) => u.blocks[0]!.text)).toEqual(['Summarise the README', 'And the licence?']);
+  });
+});
+
+describe('claude: compaction and invented records', () => {
+  it('follows compact_boundary back to the history before it; summaries and <synthetic> records are not turns', () => {
+    const r = h.run(['import', 'claude/4c5d', '--json']);
+    const units = (JSON.parse(r.stdout) as { units: TurnJson[] }).units;
+    expect(units.map((u) => u.blocks.map((b) => b.text))).toEqual([
+      ['what year is in the licence?', '2025.'],
+      ['bump it to 2026', 'Bumped the licence year to 2026.'],
+      ['and push it', 'API Error: 529 Overloaded'],
+    ]);
+    expect(r.stdout).not.toContain('being continued');
+    expect(r.stdout).not.toContain('No response requested');
+  });
+
+  it('an API error is kept, flagged, and not taken as the last completed reply', () => {
+    const t = show('claude/4c5d/3');
+    expect(t.blocks[1]).toMatchObject({ kind: 'assistant', isError: true });
+    expect(t.complete).toBe(false);
+    expect(copy(['out'], join(h.work, 'elsewhere')).stdout).toBe('Bumped the licence year to 2026.\n');
   });
 });
 
