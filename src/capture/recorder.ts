@@ -103,6 +103,8 @@ export class Recorder {
         if (this.cur) this.closePartial(); // the D was lost: keep what we have
         this.zone = 'prompt';
         this.promptRaw = ''; // a redrawn prompt replaces the previous one: the last wins
+        this.command = undefined;
+        this.skip = false;
         return;
       case 'B':
         if (this.zone === 'prompt') this.lastPrompt = this.promptRaw;
@@ -127,8 +129,7 @@ export class Recorder {
           alt: false,
         };
         this.zone = 'output';
-        this.command = undefined;
-        this.skip = false;
+        // No reset of `command`: pwsh announces the line (E) before C; bash and zsh after it, with D.
         return;
       case 'E':
         this.command = mark.command;

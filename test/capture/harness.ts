@@ -1,6 +1,7 @@
 // Drives a real bash, zsh or pwsh through node-pty with deterministic rc files, in a temp HOME.
 // Synchronisation is on what the shell prints (our markers, or a sentinel prompt), never on sleeps.
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
 import { spawnSync } from 'node:child_process';
@@ -13,6 +14,12 @@ export const HOOKS = join(ROOT, 'shell-hooks');
 export const NONCE = '0123456789abcdef0123456789abcdef';
 /** The prompt in hooks-only sessions: a sentinel that typed commands never contain. */
 export const SENTINEL = '@P@';
+
+// The PowerShell global tool lands in ~/.dotnet/tools (capture.md §4.5); CI puts it on PATH, and so do we.
+const dotnetTools = join(homedir(), '.dotnet', 'tools');
+if (existsSync(join(dotnetTools, 'pwsh')) && !(process.env.PATH ?? '').split(':').includes(dotnetTools)) {
+  process.env.PATH = `${dotnetTools}:${process.env.PATH ?? ''}`;
+}
 
 export function have(program: string): boolean {
   return spawnSync('sh', ['-c', `command -v ${program}`], { encoding: 'utf8' }).status === 0;
@@ -33,6 +40,8 @@ export type SessionOptions = {
   env?: Record<string, string>;
   /** Spawn this instead of the shell (e.g. `sivtr shell`), with these args. */
   command?: { file: string; args: string[] };
+  /** What marks a new prompt in the output, when the default (our B marker / the sentinel) does not fit. */
+  promptNeedle?: string;
 };
 
 export class ShellSession {
@@ -94,6 +103,8 @@ export class ShellSession {
     this.pty.onData((data: Buffer | string) => {
       const text = this.decoder.write(typeof data === 'string' ? Buffer.from(data) : data);
       this.chunks.push(text);
+      // .NET asks the terminal where the cursor is (DSR); answer as a terminal would.
+      for (let i = text.indexOf('\x1b[6n'); i >= 0; i = text.indexOf('\x1b[6n', i + 1)) this.pty.write('\x1b[1;1R');
       this.text += text;
       this.recorder?.feed(text);
       const waiters = this.waiters;
@@ -133,7 +144,7 @@ export class ShellSession {
 
   /** How many prompts have been drawn so far. */
   prompts(text = this.text): number {
-    const needle = this.options.mode === 'proxy' && !this.options.command ? `133;B;sivtr=${NONCE}` : this.options.mode === 'proxy' ? '133;B;sivtr=' : SENTINEL;
+    const needle = this.options.promptNeedle ?? (this.options.mode === 'proxy' && !this.options.command ? `133;B;sivtr=${NONCE}` : this.options.mode === 'proxy' ? '133;B;sivtr=' : SENTINEL);
     let n = 0;
     for (let i = text.indexOf(needle); i >= 0; i = text.indexOf(needle, i + needle.length)) n++;
     return n;
