@@ -7,7 +7,7 @@ import { warn } from '../errors.js';
 import { newJsonlStats, readJsonl } from '../session/jsonl.js';
 import {
   expandHome, headRecords, homeOf, imagePlaceholder, isInjectedText, isObject, labelToolOutputs, prettyArgs,
-  pushBlock, readDirQuiet, reportSkipped, statOrUndefined, str, tailRecords, titleFrom, toIso,
+  pushBlock, readDirQuiet, UnreadableFiles, reportSkipped, statOrUndefined, str, tailRecords, titleFrom, toIso,
 } from './common.js';
 import type { AgentSession, Block, DiscoverOptions, Provider, SessionSummary } from './types.js';
 
@@ -295,6 +295,7 @@ function summarize(path: string, size: number, mtimeMs: number): SessionSummary 
 }
 
 async function* discover(opts: DiscoverOptions): AsyncIterable<SessionSummary> {
+  const unreadable = new UnreadableFiles();
   const projects = join(claudeRoot(opts.env), 'projects');
   for (const dir of readDirQuiet(projects, 'Claude Code sessions', warn)) {
     if (!dir.isDirectory()) continue;
@@ -309,12 +310,13 @@ async function* discover(opts: DiscoverOptions): AsyncIterable<SessionSummary> {
       try {
         summary = opts.memo ? opts.memo.summary(path, st.mtimeMs, st.size, () => summarize(path, st.size, st.mtimeMs)) : summarize(path, st.size, st.mtimeMs);
       } catch (error) {
-        warn(`cannot read ${path} (${(error as NodeJS.ErrnoException).code ?? 'error'}) — check its permissions`);
+        unreadable.add(path, error);
         continue;
       }
       if (summary) yield summary;
     }
   }
+  unreadable.report('Claude Code sessions', warn);
 }
 
 export const claude: Provider = {

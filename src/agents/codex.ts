@@ -6,7 +6,7 @@ import { warn } from '../errors.js';
 import { jsonlLines, newJsonlStats, parseJsonlLine, type JsonlStats } from '../session/jsonl.js';
 import {
   expandHome, headRecords, homeOf, imagePlaceholder, isInjectedText, isObject, labelToolOutputs, prettyArgs,
-  pushBlock, readDirQuiet, readRange, reportSkipped, statOrUndefined, str, tailRecords, titleFrom, toIso,
+  pushBlock, readDirQuiet, UnreadableFiles, readRange, reportSkipped, statOrUndefined, str, tailRecords, titleFrom, toIso,
 } from './common.js';
 import type { AgentSession, Block, DiscoverOptions, Provider, SessionSummary } from './types.js';
 
@@ -443,6 +443,7 @@ function* rolloutFiles(dir: string, depth = 0): Generator<string> {
 }
 
 async function* discover(opts: DiscoverOptions): AsyncIterable<SessionSummary> {
+  const unreadable = new UnreadableFiles();
   let titles: Map<string, string> | undefined;
   let compressed = 0;
   for (const root of rolloutRoots(opts.env)) {
@@ -457,7 +458,7 @@ async function* discover(opts: DiscoverOptions): AsyncIterable<SessionSummary> {
       try {
         summary = opts.memo ? opts.memo.summary(path, st.mtimeMs, st.size, () => summarize(path, st.size, st.mtimeMs)) : summarize(path, st.size, st.mtimeMs);
       } catch (error) {
-        warn(`cannot read ${path} (${(error as NodeJS.ErrnoException).code ?? 'error'}) — check its permissions`);
+        unreadable.add(path, error);
         continue;
       }
       if (!summary) continue;
@@ -466,6 +467,7 @@ async function* discover(opts: DiscoverOptions): AsyncIterable<SessionSummary> {
       yield named ? { ...summary, title: named } : summary;
     }
   }
+  unreadable.report('Codex rollouts', warn);
   if (compressed > 0) warn(`skipped ${compressed} compressed Codex rollout(s) (.jsonl.zst) — not supported yet; decompress them with \`zstd -d\` to include them`);
 }
 

@@ -187,3 +187,20 @@ export function readDirQuiet(dir: string, what: string, warn: (m: string) => voi
     return [];
   }
 }
+
+/** Session files that could not be read during one discovery, reported in a single line. */
+export class UnreadableFiles {
+  private count = 0;
+  private first?: { path: string; code: string };
+
+  add(path: string, error: unknown): void {
+    this.count++;
+    this.first ??= { path, code: (error as NodeJS.ErrnoException).code ?? (error instanceof Error ? error.message : 'error') };
+  }
+
+  report(what: string, warn: (m: string) => void): void {
+    if (!this.first) return;
+    const others = this.count > 1 ? ` and ${this.count - 1} more` : '';
+    warn(`cannot read ${what}: ${this.first.path} (${this.first.code})${others} — check their permissions`);
+  }
+}

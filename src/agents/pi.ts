@@ -6,7 +6,7 @@ import { warn } from '../errors.js';
 import { newJsonlStats, readJsonl } from '../session/jsonl.js';
 import {
   expandHome, headRecords, homeOf, imagePlaceholder, isObject, labelToolOutputs, prettyArgs, pushBlock,
-  readDirQuiet, reportSkipped, statOrUndefined, str, tailRecords, titleFrom, toIso,
+  readDirQuiet, UnreadableFiles, reportSkipped, statOrUndefined, str, tailRecords, titleFrom, toIso,
 } from './common.js';
 import type { AgentSession, Block, DiscoverOptions, Provider, SessionSummary } from './types.js';
 
@@ -191,6 +191,7 @@ function summarize(path: string, size: number, mtimeMs: number): SessionSummary 
 }
 
 async function* discover(opts: DiscoverOptions): AsyncIterable<SessionSummary> {
+  const unreadable = new UnreadableFiles();
   const root = join(piAgentDir(opts.env), 'sessions');
   for (const dir of readDirQuiet(root, 'Pi sessions', warn)) {
     if (!dir.isDirectory()) continue;
@@ -204,12 +205,13 @@ async function* discover(opts: DiscoverOptions): AsyncIterable<SessionSummary> {
       try {
         summary = opts.memo ? opts.memo.summary(path, st.mtimeMs, st.size, () => summarize(path, st.size, st.mtimeMs)) : summarize(path, st.size, st.mtimeMs);
       } catch (error) {
-        warn(`cannot read ${path} (${(error as NodeJS.ErrnoException).code ?? 'error'}) — check its permissions`);
+        unreadable.add(path, error);
         continue;
       }
       if (summary) yield summary;
     }
   }
+  unreadable.report('Pi sessions', warn);
 }
 
 export const pi: Provider = {
