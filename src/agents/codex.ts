@@ -4,6 +4,7 @@
 import { basename, join } from 'node:path';
 import { warn } from '../errors.js';
 import { jsonlLines, newJsonlStats, parseJsonlLine, type JsonlStats } from '../session/jsonl.js';
+import { withDecompressed, zstdHead } from './zstd.js';
 import {
   expandHome, headRecords, homeOf, imagePlaceholder, isInjectedText, isObject, labelToolOutputs, prettyArgs,
   pushBlock, readDirQuiet, UnreadableFiles, readRange, reportSkipped, statOrUndefined, str, tailRecords, titleFrom, toIso,
@@ -324,9 +325,15 @@ async function readInto(reader: CodexReader, path: string, stats: JsonlStats, st
   }
 }
 
+/** readInto for plain and zstd-compressed rollouts alike. */
+function readRollout(reader: CodexReader, path: string, stats: JsonlStats, stop?: { endByte?: number; endOrdinal?: number }): Promise<void> {
+  if (path.endsWith('.zst')) return withDecompressed(path, (plain) => readInto(reader, plain, stats, stop));
+  return readInto(reader, path, stats, stop);
+}
+
 /** A rollout by thread id, found by file name in the rollout roots. */
 function findRollout(env: NodeJS.ProcessEnv, threadId: string): string | undefined {
-  for (const root of rolloutRoots(env)) for (const path of rolloutFiles(root)) if (!path.endsWith('.zst') && basename(path).includes(threadId)) return path;
+  for (const root of rolloutRoots(env)) for (const path of rolloutFiles(root)) if (basename(path).includes(threadId)) return path;
   return undefined;
 }
 
@@ -337,10 +344,9 @@ export async function parseCodexFile(
   env: NodeJS.ProcessEnv = process.env,
   depth = 0,
 ): Promise<AgentSession> {
-  if (path.endsWith('.zst')) throw new CompressedRollout(path);
   const stats = newJsonlStats();
   const reader = new CodexReader();
-  await readInto(reader, path, stats);
+  await readRollout(reader, path, stats);
   reportSkipped(path, stats, warnFn);
   const session = reader.session(idFromName(path));
   const base = reader.historyBase;
@@ -350,7 +356,7 @@ export async function parseCodexFile(
     if (parentPath) {
       const parent = new CodexReader();
       const parentStats = newJsonlStats();
-      await readInto(parent, parentPath, parentStats, base);
+      await readRollout(parent, parentPath, parentStats, base);
       const inherited = parent.session(base.threadId);
       // The title stays the fork's own first prompt, as listed, so the fork is told apart from its parent.
       session.blocks = [...inherited.blocks, ...session.blocks];
@@ -361,12 +367,6 @@ export async function parseCodexFile(
   const named = (titles ?? readTitles(env)).get(session.id);
   if (named) session.title = named;
   return session;
-}
-
-export class CompressedRollout extends Error {
-  constructor(readonly path: string) {
-    super(`${path} is zstd-compressed`);
-  }
 }
 
 /** `session_index.jsonl`: thread names set in the TUI; the newest line per id wins. */
@@ -394,13 +394,26 @@ function isSubagentSource(source: unknown): boolean {
   return isObject(source) && ('subagent' in source || 'review' in source);
 }
 
-function summarize(path: string, size: number, mtimeMs: number): SessionSummary | undefined {
-  const head = headRecords(path, HEAD_BYTES, size);
+/**
+ * A listing summary from the head of a rollout: `headText` is its first bytes (`whole` when that
+ * is the entire file); `tailUpdatedAt` the last timestamp of a larger file, when known.
+ */
+function summarizeHead(path: string, headText: string, whole: boolean, mtimeMs: number, tailUpdatedAt?: string): SessionSummary | undefined {
+  const lines = headText.split('\n');
+  if (!whole) lines.pop(); // cut mid-line
   const reader = new CodexReader();
   let source: unknown;
   let firstMeta = true;
-  for (const r of head) {
+  let parsed = 0;
+  for (const line of lines) {
+    let r: unknown;
+    try {
+      r = line.trim() === '' || line.includes('\0') ? undefined : JSON.parse(line);
+    } catch {
+      continue;
+    }
     if (!isObject(r)) continue;
+    parsed++;
     if (firstMeta && (r.type === 'session_meta' || (r.type === undefined && typeof r.id === 'string'))) {
       firstMeta = false;
       const p = isObject(r.payload) ? r.payload : r;
@@ -408,19 +421,15 @@ function summarize(path: string, size: number, mtimeMs: number): SessionSummary 
     }
     reader.line(r);
   }
-  if (reader.id === undefined && head.length === 0) {
+  if (reader.id === undefined && parsed === 0) {
     // The first line alone exceeds the head (huge instructions): pick the fields by pattern.
-    const text = readRange(path, 0, HEAD_BYTES);
-    reader.id = /"id"\s*:\s*"([^"]+)"/.exec(text)?.[1];
-    reader.cwd = /"cwd"\s*:\s*"((?:[^"\\]|\\.)*)"/.exec(text)?.[1];
-    if (/"source"\s*:\s*\{\s*"(?:subagent|review)"/.test(text)) source = { subagent: true };
+    reader.id = /"id"\s*:\s*"([^"]+)"/.exec(headText)?.[1];
+    reader.cwd = /"cwd"\s*:\s*"((?:[^"\\]|\\.)*)"/.exec(headText)?.[1];
+    if (/"source"\s*:\s*\{\s*"(?:subagent|review)"/.test(headText)) source = { subagent: true };
   }
   if (isSubagentSource(source)) return undefined;
   const session = reader.session(idFromName(path));
-  let updatedAt: string | undefined;
-  if (size > HEAD_BYTES) {
-    for (const r of tailRecords(path, size, TAIL_BYTES)) if (isObject(r) && typeof r.timestamp === 'string') updatedAt = r.timestamp;
-  } else updatedAt = session.updatedAt;
+  const updatedAt = whole ? session.updatedAt : tailUpdatedAt;
   return {
     provider: 'codex',
     id: session.id,
@@ -431,6 +440,13 @@ function summarize(path: string, size: number, mtimeMs: number): SessionSummary 
     startedAt: session.startedAt,
     updatedAt: toIso(updatedAt) ?? new Date(mtimeMs).toISOString(),
   };
+}
+
+function summarize(path: string, size: number, mtimeMs: number): SessionSummary | undefined {
+  const whole = size <= HEAD_BYTES;
+  let tailUpdatedAt: string | undefined;
+  if (!whole) for (const r of tailRecords(path, size, TAIL_BYTES)) if (isObject(r) && typeof r.timestamp === 'string') tailUpdatedAt = r.timestamp;
+  return summarizeHead(path, readRange(path, 0, HEAD_BYTES), whole, mtimeMs, tailUpdatedAt);
 }
 
 function* rolloutFiles(dir: string, depth = 0): Generator<string> {
@@ -445,18 +461,19 @@ function* rolloutFiles(dir: string, depth = 0): Generator<string> {
 async function* discover(opts: DiscoverOptions): AsyncIterable<SessionSummary> {
   const unreadable = new UnreadableFiles();
   let titles: Map<string, string> | undefined;
-  let compressed = 0;
   for (const root of rolloutRoots(opts.env)) {
     for (const path of rolloutFiles(root)) {
-      if (path.endsWith('.zst')) {
-        compressed++;
-        continue;
-      }
       const st = statOrUndefined(path);
       if (!st || !st.isFile()) continue;
       let summary: SessionSummary | undefined;
       try {
-        summary = opts.memo ? opts.memo.summary(path, st.mtimeMs, st.size, () => summarize(path, st.size, st.mtimeMs)) : summarize(path, st.size, st.mtimeMs);
+        let compute = (): SessionSummary | undefined => summarize(path, st.size, st.mtimeMs);
+        if (path.endsWith('.zst') && !opts.memo?.has?.(path, st.mtimeMs, st.size)) {
+          // Compressed: only a decompressed head is read; last activity is the file's mtime.
+          const head = await zstdHead(path, HEAD_BYTES);
+          compute = () => summarizeHead(path, head.text, head.complete, st.mtimeMs);
+        }
+        summary = opts.memo ? opts.memo.summary(path, st.mtimeMs, st.size, compute) : compute();
       } catch (error) {
         unreadable.add(path, error);
         continue;
@@ -468,7 +485,6 @@ async function* discover(opts: DiscoverOptions): AsyncIterable<SessionSummary> {
     }
   }
   unreadable.report('Codex rollouts', warn);
-  if (compressed > 0) warn(`skipped ${compressed} compressed Codex rollout(s) (.jsonl.zst) — not supported yet; decompress them with \`zstd -d\` to include them`);
 }
 
 export const codex: Provider = {

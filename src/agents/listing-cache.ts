@@ -40,6 +40,11 @@ export class ListingCache implements SummaryMemo {
     return summary;
   }
 
+  has(location: string, mtimeMs: number, size: number): boolean {
+    const hit = this.entries[location];
+    return hit !== undefined && hit.m === mtimeMs && hit.s === size;
+  }
+
   /** A turn count remembered for the version of the file seen by this run's discovery, if any. */
   turns(location: string): number | undefined {
     const v = this.seen.get(location);

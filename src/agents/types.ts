@@ -44,6 +44,8 @@ export type SessionSummary = {
 /** Remembers summaries by (location, mtime, size) between runs; see listing-cache.ts. */
 export interface SummaryMemo {
   summary(location: string, mtimeMs: number, size: number, compute: () => SessionSummary | undefined): SessionSummary | undefined;
+  /** Whether a summary for this version is remembered (lets a provider skip costly preparation). */
+  has?(location: string, mtimeMs: number, size: number): boolean;
 }
 
 export type DiscoverOptions = {

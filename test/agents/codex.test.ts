@@ -1,6 +1,6 @@
 // Codex through the CLI: all three rollout eras, forks, sub-agents, rollbacks, compaction.
-import { renameSync } from 'node:fs';
-import { join } from 'node:path';
+import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { agentHome, listJson, type AgentHome } from './helpers.js';
 
@@ -10,6 +10,7 @@ const FORK = '0199b0d4-1111-7c3d-9f00-aabbccddeeff';
 const SUBAGENT = '0199b0d5-2222-7c3d-9f00-aabbccddeeff';
 const NEW = '019a7e10-3c4d-7e5f-8a9b-0c1d2e3f4a5b';
 const BASED_FORK = '019a7e20-5555-7e5f-8a9b-0c1d2e3f4a5b';
+const COMPRESSED = '019c0000-aaaa-7bbb-8ccc-0123456789ab';
 
 let h: AgentHome;
 beforeAll(() => {
@@ -35,7 +36,7 @@ const copy = (args: string[], cwd = join(h.work, 'app'), env?: Record<string, st
 describe('codex: discovery', () => {
   it('lists rollouts of every era newest first; sub-agent rollouts are hidden; titles from session_index.jsonl', () => {
     const list = listJson(h, ['codex', '--global']);
-    expect(list.map((s) => s.id)).toEqual([BASED_FORK, NEW, FORK, ENVELOPE, BARE]);
+    expect(list.map((s) => s.id)).toEqual([BASED_FORK, NEW, FORK, ENVELOPE, COMPRESSED, BARE]);
     expect(list.map((s) => s.id)).not.toContain(SUBAGENT);
     expect(list.find((s) => s.id === ENVELOPE)).toMatchObject({ title: 'health and metrics routes', cwd: join(h.work, 'app'), turns: 2 });
     expect(list.find((s) => s.id === NEW)).toMatchObject({ title: 'why is the build slow?', turns: 2, updated_at: '2026-11-20T10:02:05.000Z' });
@@ -51,7 +52,7 @@ describe('codex: discovery', () => {
     try {
       expect(listJson(h, ['codex', '--global'])).toEqual([]);
       const r = h.run(['sessions', 'codex', '--global', '--json'], { env: { CODEX_HOME: moved } });
-      expect((JSON.parse(r.stdout) as unknown[]).length).toBe(5);
+      expect((JSON.parse(r.stdout) as unknown[]).length).toBe(6);
     } finally {
       renameSync(moved, join(h.home, '.codex'));
     }
@@ -109,6 +110,29 @@ describe('codex: eras', () => {
     const t = turns(FORK);
     expect(t[0]!.session).toMatchObject({ id: FORK, cwd: join(h.work, 'app') });
     expect(t.map((u) => u.blocks.at(-1)!.text)).toEqual(['Added `src/health.ts`.', 'Added tests in the fork.']);
+  });
+});
+
+describe('codex: compressed rollouts', () => {
+  it('lists and reads a .jsonl.zst rollout', () => {
+    const list = listJson(h, ['codex', '--global']);
+    expect(list.find((s) => s.id === COMPRESSED)).toMatchObject({ cwd: '/home/ana/archive', title: 'what does the archive job do?', turns: 1, updated_at: '2026-02-01T08:00:05.000Z' });
+    const [t] = turns('019c');
+    expect(t!.blocks.map((b) => b.text)).toEqual(['what does the archive job do?', 'It compresses rollouts older than 30 days.']);
+  });
+
+  it('a damaged .zst is reported in one line and the other rollouts still list', () => {
+    const bad = join(h.home, '.codex', 'sessions', '2026', '02', '02', 'rollout-2026-02-02T09-00-00-019c0000-bbbb-7bbb-8ccc-0123456789ab.jsonl.zst');
+    mkdirSync(dirname(bad), { recursive: true });
+    writeFileSync(bad, Buffer.from([0x28, 0xb5, 0x2f, 0xfd, 1, 2, 3, 4, 5]));
+    try {
+      const r = h.run(['sessions', 'codex', '--global', '--json']);
+      expect(r.code).toBe(0);
+      expect(r.stderr).toMatch(/^sivtr: cannot read Codex rollouts: .+0123456789ab\.jsonl\.zst \(.+\) — check their permissions\n$/);
+      expect((JSON.parse(r.stdout) as unknown[]).length).toBe(6);
+    } finally {
+      rmSync(bad);
+    }
   });
 });
 

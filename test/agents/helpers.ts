@@ -32,7 +32,15 @@ export function copyFixtures(from: string, to: string, work: string): void {
         const t = new Date(Math.max(...stamps));
         utimesSync(dst, t, t);
       }
-    } else cpSync(src, dst, { preserveTimestamps: true });
+    } else {
+      cpSync(src, dst);
+      // Binary fixtures (a .zst rollout) get the time in their name, as the agent would have left it.
+      const named = /(\d{4}-\d{2}-\d{2})T(\d{2})-(\d{2})-(\d{2})/.exec(entry.name);
+      if (named) {
+        const t = new Date(`${named[1]}T${named[2]}:${named[3]}:${named[4]}Z`);
+        utimesSync(dst, t, t);
+      }
+    }
   }
 }
 
