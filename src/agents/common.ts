@@ -124,9 +124,16 @@ export function readRange(path: string, start: number, max: number): string {
   }
 }
 
-/** Complete lines of the first `max` bytes, parsed; a cut last line is dropped. */
+/**
+ * Complete lines of the first `max` bytes, parsed; a cut last line is dropped. When not even
+ * one line fits (a first prompt with a pasted image), up to 16× more is read once.
+ */
 export function headRecords(path: string, max: number, size?: number): unknown[] {
-  const text = readRange(path, 0, max);
+  let text = readRange(path, 0, max);
+  if (!text.includes('\n') && (size === undefined || size > max)) {
+    max *= 16;
+    text = readRange(path, 0, max);
+  }
   const lines = text.split('\n');
   const complete = size !== undefined && size <= max ? lines : lines.slice(0, -1);
   return parseLines(complete);

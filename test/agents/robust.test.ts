@@ -121,6 +121,22 @@ describe('robust reading', () => {
     expect(r.stdout).toBe('last line of a huge output\n');
   });
 
+  it('lists a session whose first line alone is larger than the listing head', () => {
+    const h = freshHome();
+    const dir = join(h.home, '.claude', 'projects', '-big');
+    mkdirSync(dir, { recursive: true });
+    const sid = 'b1b2b3b4-0000-4000-8000-000000000009';
+    const image = { type: 'image', source: { type: 'base64', media_type: 'image/png', data: 'A'.repeat(300_000) } };
+    writeFileSync(
+      join(dir, `${sid}.jsonl`),
+      line({ type: 'user', uuid: 'u1', parentUuid: null, sessionId: sid, cwd: h.home, timestamp: '2026-06-02T10:00:00Z', message: { role: 'user', content: [{ type: 'text', text: 'what is wrong in this screenshot?' }, image] } }) +
+        line({ type: 'assistant', uuid: 'a1', parentUuid: 'u1', sessionId: sid, cwd: h.home, timestamp: '2026-06-02T10:00:05Z', message: { role: 'assistant', content: [{ type: 'text', text: 'The button is clipped.' }], stop_reason: 'end_turn' } }),
+    );
+    const list = JSON.parse(h.run(['sessions', 'claude', '--global', '--json']).stdout) as { id: string; title: string; cwd: string }[];
+    expect(list).toMatchObject([{ id: sid, title: 'what is wrong in this screenshot?', cwd: h.home }]);
+    expect(h.run(['copy', 'claude', 'in', '--print']).stdout).toBe('what is wrong in this screenshot?\n[image: image/png, 220 KB]\n');
+  });
+
   it('is silent about providers without data', () => {
     const h = freshHome();
     const r = h.run(['sessions', '--global', '--json']);
