@@ -7,9 +7,18 @@ import { join } from 'node:path';
 import { dataDir } from '../session/paths.js';
 import type { SessionSummary, SummaryMemo } from './types.js';
 
-const VERSION = 1;
+const VERSION = 2;
 
-type CacheEntry = { m: number; s: number; summary: SessionSummary | null; turns?: number };
+/** A summary without what the entry's key and file name already say (smaller file, faster load). */
+type Stored = Omit<SessionSummary, 'provider' | 'location'>;
+type CacheEntry = { m: number; s: number; summary: Stored | null; turns?: number };
+
+function pack(summary: SessionSummary): Stored {
+  const { provider: _provider, location: _location, ...rest } = summary;
+  const cwds = rest.cwds;
+  if (cwds && (cwds.length === 0 || (cwds.length === 1 && cwds[0] === rest.cwd))) delete rest.cwds;
+  return rest;
+}
 
 export class ListingCache implements SummaryMemo {
   private entries: Record<string, CacheEntry> = {};
@@ -17,10 +26,13 @@ export class ListingCache implements SummaryMemo {
   private readonly seen = new Map<string, { m: number; s: number }>();
   private dirty = false;
 
-  private constructor(private readonly path: string) {}
+  private constructor(
+    private readonly provider: string,
+    private readonly path: string,
+  ) {}
 
   static load(provider: string, env: NodeJS.ProcessEnv): ListingCache {
-    const cache = new ListingCache(join(dataDir(env), 'cache', `agents-${provider}.json`));
+    const cache = new ListingCache(provider, join(dataDir(env), 'cache', `agents-${provider}.json`));
     try {
       const parsed = JSON.parse(readFileSync(cache.path, 'utf8')) as { version?: number; entries?: Record<string, CacheEntry> };
       if (parsed.version === VERSION && parsed.entries) cache.entries = parsed.entries;
@@ -33,11 +45,15 @@ export class ListingCache implements SummaryMemo {
   summary(location: string, mtimeMs: number, size: number, compute: () => SessionSummary | undefined): SessionSummary | undefined {
     this.seen.set(location, { m: mtimeMs, s: size });
     const hit = this.entries[location];
-    if (hit && hit.m === mtimeMs && hit.s === size) return hit.summary ?? undefined;
+    if (hit && hit.m === mtimeMs && hit.s === size) return hit.summary ? this.unpack(location, hit.summary) : undefined;
     const summary = compute();
-    this.entries[location] = { m: mtimeMs, s: size, summary: summary ?? null };
+    this.entries[location] = { m: mtimeMs, s: size, summary: summary ? pack(summary) : null };
     this.dirty = true;
     return summary;
+  }
+
+  private unpack(location: string, stored: Stored): SessionSummary {
+    return { provider: this.provider, location, ...stored, cwds: stored.cwds ?? (stored.cwd ? [stored.cwd] : []) };
   }
 
   has(location: string, mtimeMs: number, size: number): boolean {
