@@ -495,7 +495,9 @@ export const codex: Provider = {
     return parseCodexFile(summary.location, readTitles(opts.env), opts.warn, opts.env);
   },
   currentSessionHint: (env) => env.CODEX_THREAD_ID || undefined,
-  detect(head) {
+  detect(head, path) {
+    // A compressed rollout: the zstd frame magic 28 B5 2F FD (read as text, it starts with "(").
+    if (path.endsWith('.jsonl.zst') && head.startsWith('(')) return true;
     const first = head.split('\n').find((l) => l.trim() !== '');
     if (!first) return false;
     try {

@@ -97,6 +97,7 @@ describe('import <path>', () => {
       [codexEra2, 'codex', 2],
       [piTree, 'pi', 3],
       [join(FIXTURES, 'codex', 'sessions', '2025', '08', '14', 'rollout-2025-08-14T10-00-00-5a0c8e1e-2b3c-4d5e-8f90-a1b2c3d4e5f6.jsonl'), 'codex', 1],
+      [join(FIXTURES, 'codex', 'sessions', '2026', '02', '01', 'rollout-2026-02-01T09-00-00-019c0000-aaaa-7bbb-8ccc-0123456789ab.jsonl.zst'), 'codex', 1],
     ];
     for (const [path, source, turns] of cases) {
       const r = runCli(['import', path, '--json'], { env });
