@@ -6,7 +6,7 @@
 // Usage: node bench/agents-corpus.mjs <outdir> [--sessions N] [--mb M]   (defaults: 1000 sessions, 1024 MB)
 // Same arguments → byte-identical files and mtimes. Each turn carries a unique token
 // `tok-<provider>-<session#>-<turn#>` so search benchmarks can look for known needles.
-import { mkdirSync, utimesSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, utimesSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 
 function parseArgs(argv) {
@@ -205,11 +205,16 @@ export function generateCorpus(dir, { sessions = 1000, mb = 1024 } = {}) {
       path = join(folder, `${stamp(startMs)}_${id}.jsonl`);
       lines = piLines(id, cwd, turns, startMs);
     }
-    const text = lines.join('\n') + '\n';
-    writeFileSync(path, text);
+    // Written in slices: one huge session would not fit in a single JS string.
+    const fd = openSync(path, 'w');
+    for (let k = 0; k < lines.length; k += 256) {
+      const text = lines.slice(k, k + 256).join('\n') + '\n';
+      writeSync(fd, text);
+      written += Buffer.byteLength(text);
+    }
+    closeSync(fd);
     const end = new Date(endMs);
     utimesSync(path, end, end);
-    written += Buffer.byteLength(text);
   }
   return { sessions, bytes: written };
 }
