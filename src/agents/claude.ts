@@ -134,7 +134,6 @@ export async function parseClaudeFile(path: string, warnFn: (m: string) => void 
   let customTitle: string | undefined;
   let aiTitle: string | undefined;
   const summaries: { summary: string; leafUuid?: string }[] = [];
-  let innerId: string | undefined;
   let cwd: string | undefined;
   let startedAt: string | undefined;
   let updatedAt: string | undefined;
@@ -164,7 +163,6 @@ export async function parseClaudeFile(path: string, warnFn: (m: string) => void 
       type: String(r.type),
     };
     if (dialogue && !sidechain) {
-      innerId ??= str(r.sessionId);
       cwd ??= str(r.cwd);
       if (ts) {
         startedAt ??= ts;
