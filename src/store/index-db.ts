@@ -77,7 +77,14 @@ export class IndexDb {
     /** False for the in-memory index (`--no-index`, read-only data dir). */
     readonly persistent: boolean,
   ) {
-    db.exec(SCHEMA);
+    // Creating the schema costs a few ms of parsing: only a new or foreign file needs it.
+    let ready = false;
+    try {
+      ready = db.prepare("SELECT 1 FROM sqlite_master WHERE name = 'parts_ad'").get() !== undefined;
+    } catch {
+      ready = false;
+    }
+    if (!ready) db.exec(SCHEMA);
   }
 
   private stmt(sql: string): Statement {
@@ -99,6 +106,12 @@ export class IndexDb {
 
   file(key: string): FileRow | undefined {
     return this.stmt('SELECT * FROM files WHERE key = ?').get(key) as FileRow | undefined;
+  }
+
+  /** Every file row whose key starts with `prefix`, by key (one query instead of one per file). */
+  filesWithPrefix(prefix: string): Map<string, FileRow> {
+    const rows = this.stmt('SELECT * FROM files WHERE key >= ? AND key < ?').all(prefix, prefix + '\uffff') as FileRow[];
+    return new Map(rows.map((r) => [r.key, r]));
   }
 
   setFile(row: FileRow): void {

@@ -4,9 +4,10 @@
 // run stopped; anything else is re-read, and only units whose content changed are rewritten.
 import { createHash } from 'node:crypto';
 import { closeSync, openSync, readSync, statSync } from 'node:fs';
+import { dirname, isAbsolute, sep } from 'node:path';
 import { ListingCache } from '../agents/listing-cache.js';
 import { allProviders } from '../agents/registry.js';
-import type { AgentSession, Provider, SessionSummary } from '../agents/types.js';
+import type { AgentSession, Provider, SessionSummary, SummaryMemo } from '../agents/types.js';
 import { warn } from '../errors.js';
 import { sessionUnits } from '../memory/agent-units.js';
 import { entryToUnit } from '../memory/terminal-source.js';
@@ -69,8 +70,8 @@ function onlyGrew(path: string, old: FileRow, size: number): boolean {
 
 type Change = 'unchanged' | 'appended' | 'rewritten' | 'new';
 
-function classify(index: IndexDb, key: string, path: string, size: number, mtime: number): { change: Change; old?: FileRow } {
-  const old = index.file(key);
+function classify(index: IndexDb, key: string, path: string, size: number, mtime: number, known?: Map<string, FileRow>): { change: Change; old?: FileRow } {
+  const old = known ? known.get(key) : index.file(key);
   if (!old) return { change: 'new' };
   if (old.size === size && old.mtime === mtime) return { change: 'unchanged', old };
   return { change: onlyGrew(path, old, size) ? 'appended' : 'rewritten', old };
@@ -193,18 +194,22 @@ function statFile(location: string): { size: number; mtimeMs: number } | undefin
   }
 }
 
-async function syncSession(index: IndexDb, provider: Provider, summary: SessionSummary, env: NodeJS.ProcessEnv, stats: SyncStats, failures: string[]): Promise<void> {
+type SessionContext = { env: NodeJS.ProcessEnv; stats: SyncStats; failures: string[]; known: Map<string, FileRow>; seen: Map<string, { size: number; mtimeMs: number }> };
+
+async function syncSession(index: IndexDb, provider: Provider, summary: SessionSummary, ctx: SessionContext): Promise<void> {
+  const { env, stats, failures } = ctx;
   const key = `${provider.name}:${summary.location}`;
-  const st = statFile(summary.location);
+  // The provider stat'ed the file while discovering it (through the memo): no second stat.
+  const st = ctx.seen.get(summary.location) ?? statFile(summary.location);
   stats.filesSeen++;
   let change: Change;
   let print: Fingerprint;
   if (st) {
-    change = classify(index, key, summary.location, st.size, st.mtimeMs).change;
+    change = classify(index, key, summary.location, st.size, st.mtimeMs, ctx.known).change;
     if (change !== 'unchanged') print = fingerprint(summary.location, st.size, st.mtimeMs);
   } else {
     // A database-backed session (`opencode:<id>`): its last activity is its fingerprint.
-    const old = index.file(key);
+    const old = ctx.known.get(key);
     change = old && old.head === summary.updatedAt ? 'unchanged' : 'rewritten';
     print = { size: 0, mtime: 0, head: summary.updatedAt, tail: '' };
   }
@@ -239,8 +244,73 @@ async function syncSession(index: IndexDb, provider: Provider, summary: SessionS
   });
 }
 
+/** Remembers the (mtime, size) a provider saw for each file while discovering through the memo. */
+class RecordingMemo implements SummaryMemo {
+  readonly seen = new Map<string, { size: number; mtimeMs: number }>();
+  constructor(private readonly inner: SummaryMemo | undefined) {}
+  summary(location: string, mtimeMs: number, size: number, compute: () => SessionSummary | undefined): SessionSummary | undefined {
+    this.seen.set(location, { size, mtimeMs });
+    return this.inner ? this.inner.summary(location, mtimeMs, size, compute) : compute();
+  }
+}
+
+// ── the warm path: a provider whose files and folders did not change is not asked at all ──
+
+type Watch = { root: string; paths: [string, number, number][] };
+
+function statEntry(path: string): [string, number, number] {
+  try {
+    const st = statSync(path);
+    return [path, st.mtimeMs, st.isDirectory() ? 0 : st.size];
+  } catch {
+    return [path, -1, -1];
+  }
+}
+
+/** The provider's root, every folder between it and a session file, and (for a database) its WAL. */
+function watchPaths(root: string, locations: string[]): string[] {
+  const paths = new Set<string>([root, `${root}-wal`]);
+  const prefix = root.endsWith(sep) ? root : root + sep;
+  for (const location of locations) {
+    if (!location.startsWith(prefix)) continue;
+    for (let dir = dirname(location); dir.length >= root.length && dir.startsWith(root); dir = dirname(dir)) {
+      if (paths.has(dir)) break;
+      paths.add(dir);
+      if (dir === root) break;
+    }
+  }
+  return [...paths];
+}
+
+function unchangedSinceLastSync(index: IndexDb, provider: Provider, root: string, known: Map<string, FileRow>): boolean {
+  const text = index.meta(`watch:${provider.name}`);
+  if (!text) return false;
+  const watch = JSON.parse(text) as Watch;
+  if (watch.root !== root) return false;
+  for (const [path, mtime, size] of watch.paths) {
+    const [, nowMtime, nowSize] = statEntry(path);
+    if (nowMtime !== mtime || nowSize !== size) return false;
+  }
+  const prefix = `${provider.name}:`;
+  for (const row of known.values()) {
+    const location = row.key.slice(prefix.length);
+    if (!isAbsolute(location)) continue; // a database row (`opencode:<id>`): covered by the database's own stat
+    const st = statFile(location);
+    if (!st || st.size !== row.size || st.mtimeMs !== row.mtime) return false;
+  }
+  return true;
+}
+
 async function syncProvider(index: IndexDb, provider: Provider, env: NodeJS.ProcessEnv, stats: SyncStats, progress: Progress): Promise<void> {
-  const memo = index.persistent ? ListingCache.load(provider.name, env) : undefined;
+  const root = index.persistent ? provider.dataLocation?.(env) : undefined;
+  const known = index.filesWithPrefix(`${provider.name}:`);
+  if (root !== undefined && unchangedSinceLastSync(index, provider, root, known)) {
+    stats.filesSeen += known.size;
+    stats.filesUnchanged += known.size;
+    return;
+  }
+  const cache = index.persistent ? ListingCache.load(provider.name, env) : undefined;
+  const memo = new RecordingMemo(cache);
   const summaries: SessionSummary[] = [];
   try {
     for await (const summary of provider.discover({ env, memo })) summaries.push(summary);
@@ -248,15 +318,20 @@ async function syncProvider(index: IndexDb, provider: Provider, env: NodeJS.Proc
     warn(`cannot list ${provider.name} sessions (${(error as Error).message}) — searching the other sources`);
     return; // keep what the index already holds for this provider
   }
-  memo?.save(true);
+  cache?.save(true);
   progress.total(summaries.length);
-  const failures: string[] = [];
+  const ctx: SessionContext = { env, stats, failures: [], known, seen: memo.seen };
   for (const summary of summaries) {
-    await syncSession(index, provider, summary, env, stats, failures);
+    await syncSession(index, provider, summary, ctx);
     progress.step();
   }
-  if (failures.length > 0) warn(`cannot read ${failures.length} ${provider.name} session(s), e.g. ${failures[0]} — they are left out of search`);
+  if (ctx.failures.length > 0) warn(`cannot read ${ctx.failures.length} ${provider.name} session(s), e.g. ${ctx.failures[0]} — they are left out of search`);
   removeMissing(index, provider.name, new Set(summaries.map((s) => s.id)), stats, `${provider.name}:`);
+  if (root !== undefined) {
+    const watch: Watch = { root, paths: watchPaths(root, summaries.map((s) => s.location)).map(statEntry) };
+    // Unreadable sessions are retried next time rather than trusted as unchanged.
+    index.setMeta(`watch:${provider.name}`, ctx.failures.length === 0 ? JSON.stringify(watch) : '');
+  }
 }
 
 /** Updates every source; returns what it did. */

@@ -2,7 +2,7 @@
 // fingerprint, parser-version changes and corrupt files rebuild it, a read-only data dir falls
 // back to reading the sources, and a search run inside an agent session folds its own echo.
 import { spawnSync } from 'node:child_process';
-import { appendFileSync, chmodSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { appendFileSync, chmodSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -31,7 +31,7 @@ function searchWithStats(args: string[], env = world.env): { refs: string[]; sta
 const CLAUDE_ID = '2b8d4f60-0a1b-4c2d-8e3f-405162738495';
 const claudeFile = () => join(world.home, '.claude', 'projects', '-home-ana-other', `${CLAUDE_ID}.jsonl`);
 
-function claudeTurn(uuid: string, parent: string, at: string, user: string, reply: string): string {
+function claudeTurn(uuid: string, parent: string | null, at: string, user: string, reply: string): string {
   const base = { isSidechain: false, sessionId: CLAUDE_ID, cwd: '/home/ana/other' };
   return [
     { type: 'user', uuid: `${uuid}u`, parentUuid: parent, ...base, timestamp: at, message: { role: 'user', content: user } },
@@ -84,6 +84,19 @@ describe('incremental indexing', () => {
     expect(stats.unitsKept).toBeGreaterThanOrEqual(1);
     expect(refs).toHaveLength(1);
     expect(runCli(['show', refs[0]!], { env: world.env }).stdout).toContain('Zebras have stripes.');
+  });
+
+  it('new sessions (in a new project folder too) and deleted ones are noticed on the next search', () => {
+    searchWithStats(['anything']);
+    const id = 'a0a1a2a3-0000-4000-8000-00000000000a';
+    const dir = join(world.home, '.claude', 'projects', '-srv-new-project');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, `${id}.jsonl`), claudeTurn('n1', null, '2026-05-02T10:00:00.000Z', 'where is the walrus config?', 'In walrus.toml.').replaceAll(CLAUDE_ID, id));
+    expect(searchWithStats(['claude', 'walrus']).refs).toEqual(['claude/a0a1a2a3/1']);
+    rmSync(claudeFile());
+    const { refs, stats } = searchWithStats(['claude', 'README']);
+    expect(refs).toEqual([]);
+    expect(stats.sessionsRemoved).toBe(1);
   });
 
   it('a rewritten file (same size, other bytes) is noticed by its fingerprint and re-read', () => {

@@ -187,7 +187,8 @@ describe('--no-index gives exactly the indexed answer', () => {
         const indexed = cli('search', ...args, '--format', format, '--color', 'never');
         const again = cli('search', ...args, '--format', format, '--color', 'never');
         const direct = cli('search', ...args, '--format', format, '--color', 'never', '--no-index');
-        expect(indexed.code).toBe(0);
+        expect(indexed.code, indexed.stderr).toBe(0);
+        expect(direct.code, direct.stderr).toBe(0);
         expect(direct.stdout, args.join(' ')).toBe(indexed.stdout);
         expect(again.stdout, args.join(' ')).toBe(indexed.stdout);
         expect(direct.stderr).toBe(indexed.stderr);
