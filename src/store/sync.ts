@@ -200,7 +200,8 @@ async function syncSession(index: IndexDb, provider: Provider, summary: SessionS
   const { env, stats, failures } = ctx;
   const key = `${provider.name}:${summary.location}`;
   // The provider stat'ed the file while discovering it (through the memo): no second stat.
-  const st = ctx.seen.get(summary.location) ?? statFile(summary.location);
+  // A database row (`opencode:<id>`) has no file of its own, whatever the memo was told.
+  const st = isAbsolute(summary.location) ? (ctx.seen.get(summary.location) ?? statFile(summary.location)) : undefined;
   stats.filesSeen++;
   let change: Change;
   let print: Fingerprint;

@@ -1,12 +1,12 @@
 // The index as a cache: incremental appends parse only the tail, rewrites are noticed by
 // fingerprint, parser-version changes and corrupt files rebuild it, a read-only data dir falls
 // back to reading the sources, and a search run inside an agent session folds its own echo.
-import { spawnSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { appendFileSync, chmodSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { BIN, runCli } from '../helpers/cli.js';
+import { BIN, ROOT, runCli } from '../helpers/cli.js';
 import { makeWorld, refsOf, searchJson, TERMINAL_ID, type World } from './world.js';
 
 const require = createRequire(import.meta.url);
@@ -97,6 +97,16 @@ describe('incremental indexing', () => {
     const { refs, stats } = searchWithStats(['claude', 'README']);
     expect(refs).toEqual([]);
     expect(stats.sessionsRemoved).toBe(1);
+  });
+
+  it('a database-backed provider is re-read when its database (or WAL) changes', () => {
+    const db = join(world.home, '.local', 'share', 'opencode', 'opencode.db');
+    const before = searchWithStats(['opencode', '--limit', '50']).refs;
+    expect(before.length).toBeGreaterThan(0);
+    for (const f of ['', '-wal', '-shm']) rmSync(db + f, { force: true });
+    expect(searchWithStats(['opencode', '--limit', '50']).refs).toEqual([]);
+    execFileSync(process.execPath, [join(ROOT, 'fixtures', 'agents', 'opencode', 'build.mjs'), db], { stdio: 'ignore' });
+    expect(searchWithStats(['opencode', '--limit', '50']).refs).toEqual(before);
   });
 
   it('a rewritten file (same size, other bytes) is noticed by its fingerprint and re-read', () => {

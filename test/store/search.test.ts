@@ -59,6 +59,11 @@ describe('queries', () => {
     expect(r.hits[0]!.ref).toMatch(/^claude\/2b8d4f60\/\d+$/);
   });
 
+  it('indexes every registered provider, database-backed ones included', () => {
+    const sources = new Set(search('--limit', '500').hits.map((h) => h.source));
+    for (const s of ['terminal', 'history', 'claude', 'codex', 'pi', 'gemini', 'opencode']) expect(sources, s).toContain(s);
+  });
+
   it('returns nothing (exit 0) when nothing matches', () => {
     const r = cli('search', 'zzqqxxnothing');
     expect(r.code).toBe(0);
@@ -172,6 +177,9 @@ describe('--no-index gives exactly the indexed answer', () => {
     ['agent', 'test', '--limit', '30'],
     ['claude', 'README'],
     ['codex', '--limit', '50'],
+    ['opencode', '--limit', '50'],
+    ['gemini', '--limit', '50'],
+    ['pi', '--limit', '50'],
     ['history'],
     ['--status', 'failure', '--limit', '50'],
     ['--in', 'command', 'test', '--limit', '50'],

@@ -1,7 +1,8 @@
 // A HOME with Claude, Codex and Pi transcripts (copied from fixtures/agents), a terminal log and
 // history captures: every source the index reads, in a temp dir.
+import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { cleanEnv, ROOT, runCli, tempDir } from '../helpers/cli.js';
 import { writeLog, type RawEntry } from '../helpers/terminal-log.js';
 
@@ -27,6 +28,12 @@ export function makeWorld(extraEnv: Record<string, string | undefined> = {}): Wo
   cpSync(join(fixtures, 'claude', 'projects'), join(home, '.claude', 'projects'), { recursive: true });
   cpSync(join(fixtures, 'codex'), join(home, '.codex'), { recursive: true });
   if (existsSync(join(fixtures, 'pi', 'sessions'))) cpSync(join(fixtures, 'pi', 'sessions'), join(home, '.pi', 'agent', 'sessions'), { recursive: true });
+  if (existsSync(join(fixtures, 'gemini'))) cpSync(join(fixtures, 'gemini'), join(home, '.gemini'), { recursive: true });
+  if (existsSync(join(fixtures, 'opencode', 'build.mjs'))) {
+    const db = join(home, '.local', 'share', 'opencode', 'opencode.db');
+    mkdirSync(dirname(db), { recursive: true });
+    execFileSync(process.execPath, [join(fixtures, 'opencode', 'build.mjs'), db], { stdio: 'ignore', cwd: ROOT });
+  }
   const env = cleanEnv(home, { SIVTR_DATA_DIR: data, SIVTR_CONFIG_DIR: join(tmp.path, 'config'), ...extraEnv });
   const logPath = writeLog(data, TERMINAL_ID, TERMINAL_ENTRIES);
   runCli(['pipe', '--command', 'docker compose up'], { env, input: 'db-1 | connection refused while starting\napi-1 | retrying\n' });
