@@ -62,17 +62,28 @@ __sivtr_umask=$(builtin umask) # load time, not the prompt path
 __sivtr_histfile=$__sivtr_data/terminals/.cmd-$$
 
 # --- escaping --------------------------------------------------------------------------------------
-# JSON string escaping (RFC 8259), result in REPLY. Byte-wise under LC_ALL=C; UTF-8 passes through.
+# Patterns of the characters that need escaping, built once: the common case (nothing to escape)
+# costs one match. Explicit sets, not ranges, so the user's locale cannot change what they match.
+printf -v __sivtr_c0 '%b' '\001\002\003\004\005\006\007\010\011\012\013\014\015\016\017\020\021\022\023\024\025\026\027\030\031\032\033\034\035\036\037'
+__sivtr_json_pat="*[\\\\\"$__sivtr_c0]*"
+__sivtr_c0_pat="*[$__sivtr_c0]*"
+__sivtr_osc_pat="*[\\\\; $__sivtr_c0]*"
+
+# JSON string escaping (RFC 8259), result in REPLY. ASCII bytes never occur inside UTF-8 sequences,
+# so byte-wise replacement leaves UTF-8 intact.
 __sivtr_json() {
-  local LC_ALL=C s=$1 i c out
+  REPLY=$1
+  [[ $REPLY == $__sivtr_json_pat ]] || return 0
+  local s=$REPLY i c out
   s=${s//\\/\\\\}; s=${s//\"/\\\"}
   s=${s//$'\n'/\\n}; s=${s//$'\r'/\\r}; s=${s//$'\t'/\\t}; s=${s//$'\e'/\\u001b}
   s=${s//$'\001'/}; s=${s//$'\002'/} # readline's invisible-text brackets from ${PS1@P}
-  if [[ $s == *[$'\001'-$'\037']* ]]; then
+  if [[ $s == $__sivtr_c0_pat ]]; then
+    local LC_ALL=C
     out=
     for (( i = 0; i < ${#s}; i++ )); do
       c=${s:$i:1}
-      case $c in [$'\001'-$'\037']) printf -v c '\\u%04x' "'$c" ;; esac
+      [[ $c == $__sivtr_c0_pat ]] && printf -v c '\\u%04x' "'$c"
       out+=$c
     done
     s=$out
@@ -82,14 +93,17 @@ __sivtr_json() {
 
 # VS Code's 633 escaping: `\` -> `\\`, `;` and every byte <= 0x20 -> \xHH. Result in REPLY.
 __sivtr_osc_escape() {
-  local LC_ALL=C s=$1 i c out
+  REPLY=$1
+  [[ $REPLY == $__sivtr_osc_pat ]] || return 0
+  local s=$REPLY i c out
   s=${s//\\/\\\\}; s=${s//;/\\x3b}; s=${s// /\\x20}
   s=${s//$'\n'/\\x0a}; s=${s//$'\r'/\\x0d}; s=${s//$'\t'/\\x09}; s=${s//$'\e'/\\x1b}
-  if [[ $s == *[$'\001'-$'\037']* ]]; then
+  if [[ $s == $__sivtr_c0_pat ]]; then
+    local LC_ALL=C
     out=
     for (( i = 0; i < ${#s}; i++ )); do
       c=${s:$i:1}
-      case $c in [$'\001'-$'\037']) printf -v c '\\x%02x' "'$c" ;; esac
+      [[ $c == $__sivtr_c0_pat ]] && printf -v c '\\x%02x' "'$c"
       out+=$c
     done
     s=$out
@@ -105,9 +119,14 @@ __sivtr_read_command() {
   if [[ $hn != "$__sivtr_hn" ]]; then
     __sivtr_hn=$hn
     local HISTTIMEFORMAT= line
-    builtin umask 077
-    builtin history 1 2>/dev/null >| "$__sivtr_histfile"
-    builtin umask "$__sivtr_umask"
+    # `1<>` opens without truncating (a truncate costs ~0.2 ms on ext4); the NUL ends what is new.
+    if [[ -e $__sivtr_histfile ]]; then
+      { builtin history 1; builtin printf '\0'; } 2>/dev/null 1<> "$__sivtr_histfile"
+    else
+      builtin umask 077
+      { builtin history 1; builtin printf '\0'; } 2>/dev/null 1<> "$__sivtr_histfile"
+      builtin umask "$__sivtr_umask"
+    fi
     IFS= read -r -d '' line 2>/dev/null < "$__sivtr_histfile"
     line=${line%$'\n'}
     # "  123  command" (a '*' after the number marks an edited line)

@@ -1,13 +1,13 @@
 // capture.md §5 #42: without the recorder, the same hooks append one metadata-only SessionEntry per
 // command from pure shell code — and fork nothing on the prompt path (counted with strace -f).
 import { spawn } from 'node:child_process';
-import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadLog } from '../../src/session/log.js';
 import type { SessionEntry } from '../../src/session/entry.js';
 import { tempDir } from '../helpers/cli.js';
-import { have, ShellSession, SENTINEL, type Kind } from './harness.js';
+import { have, HOOKS, ShellSession, SENTINEL, type Kind } from './harness.js';
 
 function logsIn(home: string): string[] {
   const dir = join(home, 'data', 'terminals');
@@ -155,4 +155,33 @@ describe.skipIf(!have('zsh'))('zsh hooks-only privacy', () => {
       tmp.cleanup();
     }
   });
+});
+
+describe('pure-shell escaping round-trips', () => {
+  const inputs = [...Array.from({ length: 127 }, (_, i) => `a${String.fromCharCode(i + 1)}b`), 'crlf\r\n', 'q"uo\\te', '\x1b[31mred\x1b[0m', '日本語 🙂', '', 'x;y z\\w'];
+  for (const kind of kinds) {
+    it.skipIf(!have(kind))(`${kind}: JSON and 633 escaping decode to the exact input`, async () => {
+      const { spawnSync } = await import('node:child_process');
+      const { unescape633 } = await import('../../src/capture/tokenizer.js');
+      const tmp = tempDir('sivtr-escape-');
+      try {
+        const file = join(tmp.path, 'inputs');
+        // NUL-separated inputs; each shell reads them back and prints both escapings, one per line.
+        writeFileSync(file, inputs.map((s) => s + '\0').join(''));
+        const script = `. ${join(HOOKS, kind === 'bash' ? 'sivtr.bash' : 'sivtr.zsh')}
+          while IFS= read -r -d '' s; do __sivtr_json "$s"; printf '"%s"\\n' "$REPLY"; __sivtr_osc_escape "$s"; printf '%s\\n' "$REPLY"; done < ${file}`;
+        const args = kind === 'bash' ? ['--noprofile', '--norc', '-i', '-c', script] : ['-f', '-i', '-c', script];
+        const r = spawnSync(kind, args, { env: { PATH: process.env.PATH, HOME: tmp.path, LANG: 'C.UTF-8', SIVTR_DATA_DIR: join(tmp.path, 'd') }, encoding: 'utf8' });
+        const lines = r.stdout.split('\n');
+        for (let i = 0; i < inputs.length; i++) {
+          const expected = inputs[i]!.replace(/[\x01\x02]/g, (c) => (c === '\x01' || c === '\x02' ? '' : c));
+          expect(JSON.parse(lines[2 * i]!), `json of ${JSON.stringify(inputs[i])}`).toBe(kind === 'bash' ? expected : inputs[i]);
+          expect(lines[2 * i + 1]).not.toMatch(/[\x00-\x20;]/);
+          expect(unescape633(lines[2 * i + 1]!), `633 of ${JSON.stringify(inputs[i])}`).toBe(inputs[i]);
+        }
+      } finally {
+        tmp.cleanup();
+      }
+    });
+  }
 });
