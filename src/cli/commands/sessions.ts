@@ -1,11 +1,13 @@
 // sivtr sessions [SOURCE] [--global] [--json] [--limit N] — sessions newest first, from one
 // source (terminal or a provider) or from all of them.
+import { readdirSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { findProvider, allProviders } from '../../agents/registry.js';
 import type { Provider } from '../../agents/types.js';
 import { SivtrError, warn } from '../../errors.js';
 import { listWithTurns } from '../../memory/agent-source.js';
 import type { ListOptions, SessionInfo } from '../../memory/types.js';
+import { terminalsDir } from '../../session/paths.js';
 import type { CommandSpec, ParsedArgs } from '../spec.js';
 import { listOptions, str } from './common.js';
 
@@ -25,8 +27,18 @@ export const spec: CommandSpec = {
   ],
 };
 
+/** Whether any terminal log exists; checked first so agent-only users never load the terminal model. */
+function hasTerminalLogs(env: NodeJS.ProcessEnv): boolean {
+  try {
+    return readdirSync(terminalsDir(env)).some((name) => name.endsWith('.jsonl'));
+  } catch {
+    return false;
+  }
+}
+
 // The terminal side loads lazily: listing one provider should not pay for the terminal model.
 async function terminalSessions(opts: ListOptions, limit: number | undefined): Promise<SessionInfo[]> {
+  if (!hasTerminalLogs(opts.env)) return [];
   const [{ getSource }, { loadLog }, { isRecord }] = await Promise.all([import('../../memory/sources.js'), import('../../session/log.js'), import('../../session/entry.js')]);
   const logs = (await getSource('terminal').list(opts)).slice(0, limit ?? Infinity);
   for (const info of logs) {
