@@ -81,12 +81,15 @@ export async function runUnderPty(argv: string[], env: NodeJS.ProcessEnv, cwd: s
   const rawMode = stdin.isTTY === true;
   if (rawMode) stdin.setRawMode(true);
   let exited = false;
-  const forward = (data: Buffer) => {
-    if (!exited) child.write(data.toString('utf8'));
+  const send = (text: string) => {
+    if (!exited) child.write(text);
   };
+  // A terminal's keystrokes go through as typed. Piped input is sent whole, with the terminal's
+  // end-of-file character, in one write: separate late writes race the child's exit in node-pty.
+  const piped: Buffer[] = [];
+  const forward = rawMode ? (data: Buffer) => send(data.toString('utf8')) : (data: Buffer) => void piped.push(data);
+  const onEnd = () => send(Buffer.concat(piped).toString('utf8') + '\x04');
   stdin.on('data', forward);
-  // Piped input ends with EOF: pass it on as the terminal's end-of-file character.
-  const onEnd = () => forward(Buffer.from('\x04'));
   if (!rawMode) stdin.on('end', onEnd);
   stdin.resume();
   const { exitCode, signal } = await new Promise<{ exitCode: number; signal?: number }>((done) =>

@@ -302,13 +302,22 @@ function unchangedSinceLastSync(index: IndexDb, provider: Provider, root: string
   return true;
 }
 
-async function syncProvider(index: IndexDb, provider: Provider, env: NodeJS.ProcessEnv, stats: SyncStats, progress: Progress): Promise<void> {
+type ProviderPlan = {
+  provider: Provider;
+  summaries: SessionSummary[];
+  ctx: SessionContext;
+  /** Taken right after discovery, so a file created while sessions are parsed is not missed. */
+  watch?: Watch;
+};
+
+/** Decides whether a provider must be read and, if so, discovers its sessions. */
+async function planProvider(index: IndexDb, provider: Provider, env: NodeJS.ProcessEnv, stats: SyncStats): Promise<ProviderPlan | undefined> {
   const root = index.persistent ? provider.dataLocation?.(env) : undefined;
   const known = index.filesWithPrefix(`${provider.name}:`);
   if (root !== undefined && unchangedSinceLastSync(index, provider, root, known)) {
     stats.filesSeen += known.size;
     stats.filesUnchanged += known.size;
-    return;
+    return undefined;
   }
   const cache = index.persistent ? ListingCache.load(provider.name, env) : undefined;
   const memo = new RecordingMemo(cache);
@@ -317,31 +326,38 @@ async function syncProvider(index: IndexDb, provider: Provider, env: NodeJS.Proc
     for await (const summary of provider.discover({ env, memo })) summaries.push(summary);
   } catch (error) {
     warn(`cannot list ${provider.name} sessions (${(error as Error).message}) — searching the other sources`);
-    return; // keep what the index already holds for this provider
+    return undefined; // keep what the index already holds for this provider
   }
   cache?.save(true);
-  progress.total(summaries.length);
-  const ctx: SessionContext = { env, stats, failures: [], known, seen: memo.seen };
+  const watch = root === undefined ? undefined : { root, paths: watchPaths(root, summaries.map((s) => s.location)).map(statEntry) };
+  return { provider, summaries, ctx: { env, stats, failures: [], known, seen: memo.seen }, watch };
+}
+
+async function applyProvider(index: IndexDb, plan: ProviderPlan, progress: Progress): Promise<void> {
+  const { provider, summaries, ctx } = plan;
   for (const summary of summaries) {
     await syncSession(index, provider, summary, ctx);
     progress.step();
   }
   if (ctx.failures.length > 0) warn(`cannot read ${ctx.failures.length} ${provider.name} session(s), e.g. ${ctx.failures[0]} — they are left out of search`);
-  removeMissing(index, provider.name, new Set(summaries.map((s) => s.id)), stats, `${provider.name}:`);
-  if (root !== undefined) {
-    const watch: Watch = { root, paths: watchPaths(root, summaries.map((s) => s.location)).map(statEntry) };
-    // Unreadable sessions are retried next time rather than trusted as unchanged.
-    index.setMeta(`watch:${provider.name}`, ctx.failures.length === 0 ? JSON.stringify(watch) : '');
-  }
+  removeMissing(index, provider.name, new Set(summaries.map((s) => s.id)), ctx.stats, `${provider.name}:`);
+  // Unreadable sessions are retried next time rather than trusted as unchanged.
+  if (plan.watch) index.setMeta(`watch:${provider.name}`, ctx.failures.length === 0 ? JSON.stringify(plan.watch) : '');
 }
 
 /** Updates every source; returns what it did. */
 export async function syncIndex(index: IndexDb, env: NodeJS.ProcessEnv, progress: Progress, sources?: { providers?: readonly Provider[] }): Promise<SyncStats> {
   const stats = newSyncStats();
-  progress.total(listTerminalLogs(env).length);
+  const plans: ProviderPlan[] = [];
+  for (const provider of sources?.providers ?? allProviders()) {
+    const plan = await planProvider(index, provider, env, stats);
+    if (plan) plans.push(plan);
+  }
+  // Everything to read is known before the first bar is drawn, so the bar only moves forward.
+  progress.total(listTerminalLogs(env).length + plans.reduce((n, p) => n + p.summaries.length, 0));
   await syncTerminal(index, env, stats, progress);
   syncHistory(index, env, stats);
-  for (const provider of sources?.providers ?? allProviders()) await syncProvider(index, provider, env, stats, progress);
+  for (const plan of plans) await applyProvider(index, plan, progress);
   progress.done();
   return stats;
 }
