@@ -3,11 +3,10 @@
 // carries on (fail-open). node-pty is loaded here only, on demand.
 import { randomBytes } from 'node:crypto';
 import { spawnSync } from 'node:child_process';
-import { StringDecoder } from 'node:string_decoder';
 import { join } from 'node:path';
-import { LogWriter, ensurePrivateDir } from '../session/log.js';
+import { ensurePrivateDir } from '../session/log.js';
 import { dataDir, terminalLogPath, terminalsDir } from '../session/paths.js';
-import { Recorder } from './recorder.js';
+import { inlineSink, workerSink, type RecorderSink } from './sink.js';
 import { shellKind, shellLaunch } from './hooks.js';
 
 /** `sivtr shell` could not start the recorder; an rc auto-start then carries on as a plain shell. */
@@ -21,8 +20,6 @@ export type ProxyOptions = {
   /** Record nothing, only pass bytes through (kill switch). */
   passthrough?: boolean;
 };
-
-export type ProxyStats = { entries: number; recorderErrors: number; writeErrors: number };
 
 export function newTerminalId(): string {
   return `${process.pid}-${Math.floor(Date.now() / 1000)}`;
@@ -74,7 +71,7 @@ export async function runShellProxy(options: ProxyOptions): Promise<number> {
   childEnv.SIVTR_PTY_PROXY = '1';
   childEnv.SHELL = shell;
   let args: string[] = [];
-  let writer: LogWriter | undefined;
+  let logPath: string | undefined;
   if (record) {
     childEnv.SIVTR_NONCE = nonce;
     childEnv.SIVTR_TERMINAL_ID = terminalId;
@@ -84,7 +81,7 @@ export async function runShellProxy(options: ProxyOptions): Promise<number> {
       const launch = shellLaunch(kind, join(dataDir(baseEnv), 'shell'), baseEnv);
       args = launch.args;
       Object.assign(childEnv, launch.env);
-      writer = new LogWriter(terminalLogPath(terminalId, baseEnv));
+      logPath = terminalLogPath(terminalId, baseEnv);
     } catch (error) {
       process.stderr.write(`sivtr: cannot prepare the recording (${(error as Error).message}); running without it\n`);
       delete childEnv.SIVTR_NONCE;
@@ -109,46 +106,35 @@ export async function runShellProxy(options: ProxyOptions): Promise<number> {
     return plainShell(shell, baseEnv);
   }
 
-  const stats: ProxyStats = { entries: 0, recorderErrors: 0, writeErrors: 0 };
-  let recorder: Recorder | undefined;
-  if (writer) {
-    const log = writer;
-    recorder = new Recorder({
-      nonce,
-      write: (entry) => {
-        try {
-          log.append(entry);
-          stats.entries++;
-        } catch {
-          stats.writeErrors++; // disk full, permissions: the session matters more than the record
-        }
-      },
-    });
-  }
-  const decoder = new StringDecoder('utf8');
-  const observe = (text: string): void => {
-    if (!recorder) return;
-    try {
-      recorder.feed(text);
-    } catch (error) {
-      stats.recorderErrors++;
-      recorder = undefined; // fail-open: passthrough carries on
-      if (baseEnv.SIVTR_DEBUG) process.stderr.write(`\r\nsivtr: recorder disabled: ${(error as Error).stack}\r\n`);
-    }
+  // Two reasons to stop reading the PTY: the terminal is slower than the program, or the recorder
+  // is too far behind. Reading resumes when neither holds.
+  let pauses = 0;
+  const flow = {
+    pause: (): void => {
+      if (pauses++ === 0) child.pause();
+    },
+    resume: (): void => {
+      if (--pauses === 0) child.resume();
+    },
   };
+  let sink: RecorderSink | undefined;
+  if (logPath) {
+    const sinkOptions = { nonce, logPath, debug: Boolean(baseEnv.SIVTR_DEBUG) };
+    sink = (baseEnv.SIVTR_RECORDER_INLINE ? undefined : workerSink(sinkOptions, flow)) ?? inlineSink(sinkOptions);
+  }
 
-  let paused = false;
+  let waitingForDrain = false;
   child.onData((data: Buffer | string) => {
     const buf = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
-    if (!stdout.write(buf) && !paused) {
-      paused = true;
-      child.pause(); // the terminal is slower than the program: stop reading until it drains
+    if (!stdout.write(buf) && !waitingForDrain) {
+      waitingForDrain = true;
+      flow.pause();
       stdout.once('drain', () => {
-        paused = false;
-        child.resume();
+        waitingForDrain = false;
+        flow.resume();
       });
     }
-    observe(decoder.write(buf));
+    sink?.feed(buf); // after the screen has its bytes
   });
 
   const wasRaw = stdin.isTTY ? stdin.isRaw : false;
@@ -188,20 +174,15 @@ export async function runShellProxy(options: ProxyOptions): Promise<number> {
   process.once('exit', restore);
 
   return await new Promise<number>((resolve) => {
-    child.onExit(({ exitCode, signal }) => {
-      observe(decoder.end());
-      try {
-        recorder?.finish();
-      } catch {
-        stats.recorderErrors++;
-      }
+    child.onExit(async ({ exitCode, signal }) => {
+      const stats = sink ? await sink.finish() : undefined;
       stdin.off('data', onInput);
       stdin.pause();
       process.off('SIGWINCH', onResize);
       process.off('SIGHUP', onHup);
       process.off('SIGTERM', onTerm);
       restore();
-      if (baseEnv.SIVTR_DEBUG) process.stderr.write(`sivtr: ${JSON.stringify(stats)}\n`);
+      if (baseEnv.SIVTR_DEBUG && stats) process.stderr.write(`sivtr: ${JSON.stringify(stats)}\n`);
       resolve(signal ? 128 + signal : exitCode);
     });
   });

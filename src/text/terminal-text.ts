@@ -16,7 +16,127 @@ export type TerminalTextOptions = {
   eraseDisplayClears?: boolean;
 };
 
-type Cell = { ch: string; style: string };
+/**
+ * One line. Most output lines are only ever appended to, so a line starts as runs of text (one style
+ * each) and becomes cells (parallel arrays, no object per character) only when something edits it
+ * in place — a carriage-return overwrite, an erase, a cursor move back. Long outputs stay cheap.
+ */
+class Line {
+  private runs: { text: string; style: string }[] | null = [];
+  private runCells = 0;
+  private runChars = 0;
+  private ch: string[] = [];
+  private st: string[] = [];
+  /** Some cell carries a style: the ANSI rendering needs the slow path. */
+  private styled = false;
+
+  get length(): number {
+    return this.runs ? this.runCells : this.ch.length;
+  }
+
+  /** Appends text of `cells` cells (code points) at the end of the line. */
+  append(text: string, style: string, cells: number): void {
+    if (style !== '') this.styled = true;
+    if (this.runs) {
+      const last = this.runs[this.runs.length - 1];
+      if (last && last.style === style) last.text += text;
+      else this.runs.push({ text, style });
+      this.runCells += cells;
+      this.runChars += text.length;
+      return;
+    }
+    for (const c of text) {
+      this.ch.push(c);
+      this.st.push(style);
+    }
+  }
+
+  private toCells(): void {
+    if (!this.runs) return;
+    for (const run of this.runs) {
+      for (const c of run.text) {
+        this.ch.push(c);
+        this.st.push(run.style);
+      }
+    }
+    this.runs = null;
+  }
+
+  truncate(n: number): void {
+    if (n === 0) {
+      this.runs = [];
+      this.runCells = 0;
+      this.runChars = 0;
+      this.ch = [];
+      this.st = [];
+      this.styled = false;
+      return;
+    }
+    if (n >= this.length) return;
+    this.toCells();
+    this.ch.length = n;
+    this.st.length = n;
+  }
+
+  set(i: number, ch: string, style: string): void {
+    const length = this.length;
+    if (this.runs && i >= length) {
+      if (i > length) this.append(' '.repeat(i - length), '', i - length);
+      this.append(ch, style, 1);
+      return;
+    }
+    this.toCells();
+    while (this.ch.length < i) {
+      this.ch.push(' ');
+      this.st.push('');
+    }
+    this.ch[i] = ch;
+    this.st[i] = style;
+    if (style !== '') this.styled = true;
+  }
+
+  splice(i: number, n: number): void {
+    this.toCells();
+    this.ch.splice(i, n);
+    this.st.splice(i, n);
+  }
+
+  /** The length of the plain rendering, without rendering. */
+  plainLength(): number {
+    if (this.runs) return this.runChars;
+    let n = 0;
+    for (const c of this.ch) n += c.length;
+    return n;
+  }
+
+  /** [plain, ansi]: the ANSI form re-serialises SGR only, reset at each change and at the end. */
+  render(): [string, string] {
+    let plain: string;
+    let pieces: { text: string; style: string }[];
+    if (this.runs) {
+      plain = this.runs.length === 1 ? this.runs[0]!.text : this.runs.map((r) => r.text).join('');
+      if (!this.styled) return [plain, plain];
+      pieces = this.runs;
+    } else {
+      pieces = [];
+      plain = this.ch.join('');
+      if (!this.styled) return [plain, plain];
+      for (let i = 0; i < this.ch.length; i++) pieces.push({ text: this.ch[i]!, style: this.st[i]! });
+    }
+    const ansi: string[] = [];
+    let current = '';
+    for (const piece of pieces) {
+      if (piece.style !== current) {
+        if (current !== '') ansi.push('\x1b[0m');
+        ansi.push(piece.style);
+        current = piece.style;
+      }
+      ansi.push(piece.text);
+    }
+    if (current !== '') ansi.push('\x1b[0m');
+    return [plain, ansi.join('')];
+  }
+}
 
 const enum State {
   Ground,
@@ -29,6 +149,9 @@ const enum State {
   StringEscape,
 }
 
+/** Characters the fast path cannot append as plain text. */
+const SPECIAL = /[\x00-\x1f\x7f\x9b\ud800-\udfff]/g;
+
 /** How far `CSI n A` may move up: enough for multi-line progress displays, bounded memory. */
 const MAX_CURSOR_UP = 64;
 /** SGR sequences kept per style before the oldest are dropped (keeps styles bounded). */
@@ -39,14 +162,14 @@ export class TerminalText {
   private donePlain: string[] = [];
   private doneAnsi: string[] = [];
   private headUsed = 0;
-  private tailPlain: string[] = [];
-  private tailAnsi: string[] = [];
+  /** Kept unrendered: most tail lines are dropped before anyone looks at them. */
+  private tailLines: Line[] = [];
   private tailStart = 0;
   private tailUsed = 0;
   /** Characters (plain, newlines included) dropped between head and tail. */
   omittedChars = 0;
   /** Lines still reachable by the cursor (cursor-up); the oldest are committed when it grows. */
-  private live: Cell[][] = [[]];
+  private live: Line[] = [new Line()];
   private row = 0;
   private col = 0;
   private style = '';
@@ -61,14 +184,13 @@ export class TerminalText {
     while (i < n) {
       if (this.state === State.Ground) {
         // Fast path: a run of printable BMP characters needs no state machine.
-        let j = i;
-        while (j < n) {
-          const c = text.charCodeAt(j);
-          if (c < 0x20 || c === 0x7f || c === 0x9b || (c >= 0xd800 && c <= 0xdfff)) break;
-          j++;
-        }
+        SPECIAL.lastIndex = i;
+        const j = SPECIAL.exec(text)?.index ?? n; // the regex engine scans faster than a JS loop
         if (j > i) {
-          for (let k = i; k < j; k++) this.put(text[k]!);
+          const line = this.live[this.row]!;
+          if (this.col === line.length) line.append(text.slice(i, j), this.style, j - i);
+          else for (let k = i; k < j; k++) line.set(this.col + k - i, text[k]!, this.style);
+          this.col += j - i;
           i = j;
           continue;
         }
@@ -89,9 +211,10 @@ export class TerminalText {
       plain.push(note);
       ansi.push(note);
     }
-    for (let i = this.tailStart; i < this.tailPlain.length; i++) {
-      plain.push(this.tailPlain[i]!);
-      ansi.push(this.tailAnsi[i]!);
+    for (let i = this.tailStart; i < this.tailLines.length; i++) {
+      const [p, a] = this.tailLines[i]!.render();
+      plain.push(p);
+      ansi.push(a);
     }
     for (const line of this.live) {
       const [p, a] = renderLine(line);
@@ -189,6 +312,7 @@ export class TerminalText {
   private csi(params: string, final: string): void {
     const privateMarker = params.length > 0 && '<=>?'.includes(params[0]!);
     if (privateMarker) return; // modes (bracketed paste, cursor visibility…) change no text
+    if (final === 'm') return this.sgr(params);
     const nums = params.split(';').map((p) => (p === '' ? NaN : Number.parseInt(p, 10)));
     const n = Number.isFinite(nums[0]) && nums[0]! > 0 ? nums[0]! : 1;
     switch (final) {
@@ -228,19 +352,38 @@ export class TerminalText {
         return;
       }
       case 'P': {
-        const line = this.live[this.row]!;
-        line.splice(this.col, n);
+        this.live[this.row]!.splice(this.col, n);
         return;
       }
       case 'X': {
         const line = this.live[this.row]!;
-        for (let i = this.col; i < Math.min(line.length, this.col + n); i++) line[i] = { ch: ' ', style: '' };
+        for (let i = this.col; i < Math.min(line.length, this.col + n); i++) line.set(i, ' ', '');
         return;
       }
     }
   }
 
+  /** style → SGR parameters → resulting style: coloured output repeats the same few transitions. */
+  private sgrCache = new Map<string, Map<string, string>>();
+
   private sgr(params: string): void {
+    const from = this.style;
+    let byParams = this.sgrCache.get(from);
+    const cached = byParams?.get(params);
+    if (cached !== undefined) {
+      this.style = cached;
+      return;
+    }
+    this.applySgr(params);
+    if (!byParams) {
+      if (this.sgrCache.size >= 256) this.sgrCache.clear();
+      byParams = new Map();
+      this.sgrCache.set(from, byParams);
+    }
+    if (byParams.size < 256) byParams.set(params, this.style);
+  }
+
+  private applySgr(params: string): void {
     const parts = params.split(';');
     const resetAt = parts.lastIndexOf('0');
     if (params === '' || parts.every((p) => p === '' || p === '0')) {
@@ -260,59 +403,54 @@ export class TerminalText {
 
   private eraseInLine(mode: number): void {
     const line = this.live[this.row]!;
-    if (mode === 0) line.length = Math.min(line.length, this.col);
-    else if (mode === 1) for (let i = 0; i <= this.col && i < line.length; i++) line[i] = { ch: ' ', style: '' };
-    else line.length = 0;
+    if (mode === 0) line.truncate(this.col);
+    else if (mode === 1) for (let i = 0; i <= this.col && i < line.length; i++) line.set(i, ' ', '');
+    else line.truncate(0);
   }
 
   private put(ch: string): void {
-    const line = this.live[this.row]!;
-    while (line.length < this.col) line.push({ ch: ' ', style: '' });
-    line[this.col] = { ch, style: this.style };
+    this.live[this.row]!.set(this.col, ch, this.style);
     this.col++;
   }
 
   private newline(carriageReturn = true): void {
     this.row++;
     if (carriageReturn) this.col = 0;
-    if (this.row >= this.live.length) this.live.push([]);
+    if (this.row >= this.live.length) this.live.push(new Line());
     // Lines the cursor can no longer reach are final: render them once and drop the cells.
     while (this.live.length > MAX_CURSOR_UP + 1 && this.row > 0) {
-      const [p, a] = renderLine(this.live.shift()!);
-      this.commit(p, a);
+      this.commit(this.live.shift()!);
       this.row--;
     }
   }
 
-  private commit(plain: string, ansi: string): void {
+  private commit(line: Line): void {
     const { headChars, tailChars } = this.options;
     if (headChars === undefined || tailChars === undefined) {
+      const [plain, ansi] = line.render();
       this.donePlain.push(plain);
       this.doneAnsi.push(ansi);
       return;
     }
-    const size = plain.length + 1;
-    if (this.omittedChars === 0 && this.tailStart === this.tailPlain.length && this.headUsed + size <= headChars) {
+    const size = line.plainLength() + 1;
+    if (this.omittedChars === 0 && this.tailStart === this.tailLines.length && this.headUsed + size <= headChars) {
+      const [plain, ansi] = line.render();
       this.donePlain.push(plain);
       this.doneAnsi.push(ansi);
       this.headUsed += size;
       return;
     }
     // Whole lines only: a cut never splits a line (a later redactor must see whole secrets).
-    this.tailPlain.push(plain);
-    this.tailAnsi.push(ansi);
+    this.tailLines.push(line);
     this.tailUsed += size;
-    while (this.tailUsed > tailChars && this.tailStart < this.tailPlain.length) {
-      const dropped = this.tailPlain[this.tailStart]!.length + 1;
-      this.tailPlain[this.tailStart] = '';
-      this.tailAnsi[this.tailStart] = '';
+    while (this.tailUsed > tailChars && this.tailStart < this.tailLines.length) {
+      const dropped = this.tailLines[this.tailStart]!.plainLength() + 1;
       this.tailStart++;
       this.tailUsed -= dropped;
       this.omittedChars += dropped;
     }
-    if (this.tailStart > 1024 && this.tailStart * 2 > this.tailPlain.length) {
-      this.tailPlain = this.tailPlain.slice(this.tailStart);
-      this.tailAnsi = this.tailAnsi.slice(this.tailStart);
+    if (this.tailStart > 1024 && this.tailStart * 2 > this.tailLines.length) {
+      this.tailLines = this.tailLines.slice(this.tailStart);
       this.tailStart = 0;
     }
   }
@@ -320,13 +458,12 @@ export class TerminalText {
   private clearAll(): void {
     this.donePlain = [];
     this.doneAnsi = [];
-    this.tailPlain = [];
-    this.tailAnsi = [];
+    this.tailLines = [];
     this.tailStart = 0;
     this.tailUsed = 0;
     this.headUsed = 0;
     this.omittedChars = 0;
-    this.live = [[]];
+    this.live = [new Line()];
     this.row = 0;
     this.col = 0;
   }
@@ -344,22 +481,10 @@ function isExtendedColourArgument(parts: string[], index: number): boolean {
   return false;
 }
 
-function renderLine(line: Cell[]): [string, string] {
-  let plain = '';
-  let ansi = '';
-  let current = '';
-  for (const cell of line) {
-    plain += cell.ch;
-    if (cell.style !== current) {
-      if (current !== '') ansi += '\x1b[0m';
-      ansi += cell.style;
-      current = cell.style;
-    }
-    ansi += cell.ch;
-  }
-  if (current !== '') ansi += '\x1b[0m';
-  return [plain, ansi];
+function renderLine(line: Line): [string, string] {
+  return line.render();
 }
+
 
 export function trimTrailingNewlines(text: string): string {
   let end = text.length;

@@ -1,0 +1,154 @@
+// Where the proxy's copy of the byte stream goes. Preferably a worker thread, so rendering a huge
+// output runs beside the passthrough instead of delaying it; else the same recorder inline. Either
+// way the recorder is an observer: any error switches recording off and the session carries on.
+import { StringDecoder } from 'node:string_decoder';
+import { fileURLToPath } from 'node:url';
+import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
+import { LogWriter } from '../session/log.js';
+import { Recorder } from './recorder.js';
+
+export type SinkStats = { entries: number; recorderErrors: number; writeErrors: number };
+
+export interface RecorderSink {
+  /** A copy of what went to the screen. */
+  feed(buf: Buffer): void;
+  /** The shell is gone: record the partial entry, flush, stop. */
+  finish(): Promise<SinkStats>;
+}
+
+type Options = { nonce: string; logPath: string; debug?: boolean };
+
+/** Outstanding bytes at which the PTY pauses until the worker catches up (bounded memory). */
+const HIGH_WATER = 16 * 1024 * 1024;
+const LOW_WATER = 4 * 1024 * 1024;
+const FINISH_TIMEOUT_MS = 5000;
+
+function makeRecorder(options: Options, stats: SinkStats): Recorder {
+  const writer = new LogWriter(options.logPath);
+  return new Recorder({
+    nonce: options.nonce,
+    write: (entry) => {
+      try {
+        writer.append(entry);
+        stats.entries++;
+      } catch {
+        stats.writeErrors++; // disk full, permissions: the session matters more than the record
+      }
+    },
+  });
+}
+
+export function inlineSink(options: Options): RecorderSink {
+  const stats: SinkStats = { entries: 0, recorderErrors: 0, writeErrors: 0 };
+  let recorder: Recorder | undefined = makeRecorder(options, stats);
+  const decoder = new StringDecoder('utf8');
+  const guard = (work: (r: Recorder) => void): void => {
+    if (!recorder) return;
+    try {
+      work(recorder);
+    } catch (error) {
+      stats.recorderErrors++;
+      recorder = undefined; // fail-open: passthrough carries on
+      if (options.debug) process.stderr.write(`\r\nsivtr: recorder disabled: ${(error as Error).stack}\r\n`);
+    }
+  };
+  return {
+    feed: (buf) => guard((r) => r.feed(decoder.write(buf))),
+    finish: async () => {
+      guard((r) => {
+        r.feed(decoder.end());
+        r.finish();
+      });
+      return stats;
+    },
+  };
+}
+
+/**
+ * The recorder in a worker thread. `pause`/`resume` are called when the worker falls too far
+ * behind. Undefined when no worker can start here (then use `inlineSink`).
+ */
+export function workerSink(options: Options, flow: { pause(): void; resume(): void }): RecorderSink | undefined {
+  const entry = fileURLToPath(import.meta.url);
+  if (!entry.endsWith('.js') && !entry.endsWith('.mjs')) return undefined; // running from TypeScript sources
+  let worker: Worker;
+  try {
+    worker = new Worker(entry, { workerData: { sivtrRecorder: options } });
+  } catch {
+    return undefined;
+  }
+  worker.unref();
+  let failed = false;
+  let outstanding = 0;
+  let paused = false;
+  let stats: SinkStats = { entries: 0, recorderErrors: 0, writeErrors: 0 };
+  let finished: ((s: SinkStats) => void) | undefined;
+  const stopWaiting = (): void => {
+    if (paused) {
+      paused = false;
+      flow.resume();
+    }
+    finished?.(stats);
+  };
+  worker.on('message', (m: { type: string; bytes?: number; stats?: SinkStats }) => {
+    if (m.type === 'ack') {
+      outstanding -= m.bytes ?? 0;
+      if (paused && outstanding < LOW_WATER) {
+        paused = false;
+        flow.resume();
+      }
+    } else if (m.type === 'done' && m.stats) {
+      stats = m.stats;
+      finished?.(stats);
+    }
+  });
+  worker.on('error', (error) => {
+    failed = true;
+    stats.recorderErrors++;
+    if (options.debug) process.stderr.write(`\r\nsivtr: recorder worker failed: ${error.stack}\r\n`);
+    stopWaiting();
+  });
+  worker.on('exit', () => {
+    failed = true;
+    stopWaiting();
+  });
+  return {
+    feed: (buf) => {
+      if (failed) return;
+      const copy = new Uint8Array(buf); // its own ArrayBuffer, transferred without a second copy
+      outstanding += copy.byteLength;
+      worker.postMessage({ type: 'data', buf: copy }, [copy.buffer]);
+      if (!paused && outstanding > HIGH_WATER) {
+        paused = true;
+        flow.pause();
+      }
+    },
+    finish: () =>
+      new Promise<SinkStats>((resolve) => {
+        if (failed) return resolve(stats);
+        const timer = setTimeout(() => resolve(stats), FINISH_TIMEOUT_MS);
+        timer.unref();
+        finished = (s) => {
+          clearTimeout(timer);
+          void worker.terminate();
+          resolve(s);
+        };
+        worker.postMessage({ type: 'end' });
+      }),
+  };
+}
+
+/** Worker side: the same inline recorder, fed by messages, acknowledging what it consumed. */
+if (!isMainThread && parentPort && (workerData as { sivtrRecorder?: Options } | undefined)?.sivtrRecorder) {
+  const port = parentPort;
+  const options = (workerData as { sivtrRecorder: Options }).sivtrRecorder;
+  const sink = inlineSink(options);
+  port.on('message', (m: { type: string; buf?: Uint8Array }) => {
+    if (m.type === 'data' && m.buf) {
+      sink.feed(Buffer.from(m.buf.buffer, m.buf.byteOffset, m.buf.byteLength));
+      port.postMessage({ type: 'ack', bytes: m.buf.byteLength });
+    } else if (m.type === 'end') {
+      void sink.finish().then((stats) => port.postMessage({ type: 'done', stats }));
+    }
+  });
+}
