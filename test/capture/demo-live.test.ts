@@ -1,0 +1,23 @@
+// `sivtr demo` records a live bash under the recorder, then runs copy/diff/show on that recording.
+import { describe, expect, it } from 'vitest';
+import { cleanEnv, runCli, tempDir } from '../helpers/cli.js';
+import { have } from './harness.js';
+
+describe.skipIf(!have('bash'))('sivtr demo on a live recording', () => {
+  it('records real output (final progress frame, colours stripped) and tours it', () => {
+    const tmp = tempDir('sivtr-demo-live-');
+    try {
+      const r = runCli(['demo'], { env: cleanEnv(tmp.path) });
+      expect(r.code).toBe(0);
+      expect(r.stdout).toContain('recording a live bash session');
+      expect(r.stdout).not.toContain('bundled recording');
+      const copied = r.stdout.split('$ sivtr copy out 2 --print')[1]!.split('$ sivtr diff')[0]!;
+      expect(copied).toContain('running 3/3\n✔ parses config\n✖ greets the user');
+      expect(copied).not.toContain('running 1/3');
+      expect(r.stdout).toMatch(/^-✔ greets the user$/m);
+      expect(r.stdout).toMatch(/^demo:app\$ \.\/check\.sh\nrunning 3\/3$/m);
+    } finally {
+      tmp.cleanup();
+    }
+  });
+});
