@@ -10,7 +10,7 @@ import type { Statement } from 'better-sqlite3';
 import { isCorruptionError, isUnwritableError, openDb, openMemoryDb, type Db } from './sqlite.js';
 
 /** Bump when what is stored per unit changes: the index is then rebuilt from the sources. */
-export const PARSER_VERSION = '2';
+export const PARSER_VERSION = '3';
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -56,9 +56,10 @@ CREATE TABLE IF NOT EXISTS parts (
   text TEXT NOT NULL
 );
 CREATE INDEX IF NOT EXISTS parts_unit ON parts (unit);
--- detail=none: no positions, a third of the size and faster to build; substrings are confirmed
--- with instr() on the rows the trigrams select (see trigramQuery).
-CREATE VIRTUAL TABLE IF NOT EXISTS parts_fts USING fts5 (text, content='parts', content_rowid='id', tokenize='trigram', detail=none);
+-- Positions are kept (detail=full): a quoted term is then an exact substring match and BM25 is
+-- cheap. Without them (detail=none) the index is a third of the size, but every ranked row
+-- must be re-tokenized and a common word takes seconds.
+CREATE VIRTUAL TABLE IF NOT EXISTS parts_fts USING fts5 (text, content='parts', content_rowid='id', tokenize='trigram');
 CREATE TRIGGER IF NOT EXISTS parts_ai AFTER INSERT ON parts BEGIN
   INSERT INTO parts_fts (rowid, text) VALUES (new.id, new.text);
 END;

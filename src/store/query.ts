@@ -27,22 +27,6 @@ const ftsPhrase = (term: string): string => `"${term.replace(/"/g, '""')}"`;
 
 export type TermMode = 'all' | 'any';
 
-/**
- * An FTS5 query for a trigram table built with `detail=none` (no positions, so no phrases):
- * every trigram of the term must be in the row. That finds a superset of the rows holding the
- * term; callers confirm the substring with instr() on those few rows.
- */
-export function trigramQuery(terms: string[], mode: TermMode): string | undefined {
-  const groups = terms.map((term) => {
-    const chars = [...term.toLowerCase()];
-    const grams = new Set<string>();
-    for (let i = 0; i + 3 <= chars.length; i++) grams.add(chars.slice(i, i + 3).join(''));
-    return `(${[...grams].map(ftsPhrase).join(' AND ')})`;
-  });
-  if (groups.length === 0) return undefined;
-  return groups.join(mode === 'all' ? ' AND ' : ' OR ');
-}
-
 /** The FTS5 MATCH expression for the long terms, or undefined when there are none. */
 export function ftsExpression(terms: QueryTerms, mode: TermMode): string | undefined {
   if (terms.long.length === 0) return undefined;

@@ -6,7 +6,7 @@ import { displayIds } from '../memory/display-id.js';
 import { formatRef } from '../memory/ref.js';
 import { HISTORY_SOURCE } from './history-source.js';
 import type { IndexDb } from './index-db.js';
-import { hasTerms, queryTerms, snippet, trigramQuery, type QueryTerms } from './query.js';
+import { ftsExpression, hasTerms, queryTerms, snippet, type QueryTerms } from './query.js';
 import type { StatusName } from './docs.js';
 
 export type SearchField = 'content' | 'command' | 'output' | 'input' | 'title';
@@ -76,37 +76,36 @@ function sourceFilter(target: string): { sql: string; params: string[] } {
 /** Unit ids holding `term` (as a substring, any case) in a part of an allowed kind. */
 function unitsWithTerm(index: IndexDb, term: string, long: boolean, field: SearchField): Set<number> {
   const kinds = kindFilter(field, 'p');
-  const needle = term.toLowerCase();
+  // A quoted term is a phrase of consecutive trigrams: exactly the rows holding the substring.
   const rows = long
     ? index.db
-        .prepare(`SELECT DISTINCT p.unit FROM parts_fts JOIN parts p ON p.id = parts_fts.rowid WHERE parts_fts MATCH ? AND instr(lower(p.text), ?) > 0 AND ${kinds.sql}`)
+        .prepare(`SELECT DISTINCT p.unit FROM parts_fts JOIN parts p ON p.id = parts_fts.rowid WHERE parts_fts MATCH ? AND ${kinds.sql}`)
         .pluck()
-        .all(trigramQuery([term], 'all'), needle, ...kinds.params)
-    : index.db.prepare(`SELECT DISTINCT p.unit FROM parts p WHERE instr(lower(p.text), ?) > 0 AND ${kinds.sql}`).pluck().all(needle, ...kinds.params);
+        .all(ftsExpression({ long: [term], short: [] }, 'all'), ...kinds.params)
+    : index.db.prepare(`SELECT DISTINCT p.unit FROM parts p WHERE instr(lower(p.text), ?) > 0 AND ${kinds.sql}`).pluck().all(term.toLowerCase(), ...kinds.params);
   return new Set(rows as number[]);
 }
 
 /**
- * Best (lowest) weighted BM25 per unit over the parts that really hold a long term, and the
- * part that earned it; ties go to the first part, so the answer never depends on row order.
+ * Best (lowest) weighted BM25 per unit over the parts holding any long term, and the part that
+ * earned it; ties go to the first part, so the answer never depends on row order.
  */
 function scores(index: IndexDb, terms: QueryTerms, field: SearchField): Map<number, { score: number; part: number }> {
   const out = new Map<number, { score: number; part: number }>();
-  const expr = trigramQuery(terms.long, 'any');
+  const expr = ftsExpression(terms, 'any');
   if (!expr) return out;
   const kinds = kindFilter(field, 'p');
-  const holds = terms.long.map(() => 'instr(lower(p.text), ?) > 0').join(' OR ');
   const rows = index.db
     .prepare(
       `WITH m AS MATERIALIZED (
          SELECT p.unit AS unit, bm25(parts_fts) * p.weight AS score, p.n AS n
-         FROM parts_fts JOIN parts p ON p.id = parts_fts.rowid WHERE parts_fts MATCH ? AND (${holds}) AND ${kinds.sql}
+         FROM parts_fts JOIN parts p ON p.id = parts_fts.rowid WHERE parts_fts MATCH ? AND ${kinds.sql}
        )
        SELECT unit, score, n FROM (
          SELECT unit, score, n, row_number() OVER (PARTITION BY unit ORDER BY score, n) AS rn FROM m
        ) WHERE rn = 1`,
     )
-    .all(expr, ...terms.long.map((t) => t.toLowerCase()), ...kinds.params) as { unit: number; score: number; n: number }[];
+    .all(expr, ...kinds.params) as { unit: number; score: number; n: number }[];
   for (const r of rows) out.set(r.unit, { score: r.score, part: r.n });
   return out;
 }
