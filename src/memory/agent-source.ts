@@ -85,18 +85,6 @@ function choose(provider: Provider, listing: Listing, key: string, opts: ListOpt
 
 export type AgentOpened = { info: SessionInfo; session: AgentSession; units: Unit[] };
 
-function unitsOf(provider: Provider, displayId: string, session: AgentSession): Unit[] {
-  const units = sessionUnits(provider.name, displayId, session);
-  // Codex progress notes stay visible but must not count as the final reply.
-  const turns = assembleTurns(session);
-  units.forEach((unit, i) => {
-    turns[i]?.blocks.forEach((b, j) => {
-      if (b.commentary && unit.parts[j]) unit.parts[j]!.commentary = true;
-    });
-  });
-  return units;
-}
-
 /** A whole session, parsed: what `import PROVIDER/<session>` and refs need. */
 export async function openAgentSession(provider: Provider, key: string, opts: ListOptions): Promise<AgentOpened> {
   const listing = await discoverAll(provider, opts.env);
@@ -105,7 +93,7 @@ export async function openAgentSession(provider: Provider, key: string, opts: Li
   const info = infoOf(provider, summary, listing);
   if (session.title) info.title = session.title;
   if (session.cwd && !info.cwd) info.cwd = session.cwd;
-  const units = unitsOf(provider, info.displayId, session);
+  const units = sessionUnits(provider.name, info.displayId, session);
   info.units = units.length;
   // Kept under the version discovery saw: if the file grew meanwhile, the next run sees a newer
   // version and counts again, so a count is never served for content it was not taken from.

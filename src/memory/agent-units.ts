@@ -12,6 +12,7 @@ export function sessionUnits(provider: string, displayId: string, session: Agent
       if (b.callId !== undefined) part.callId = b.callId;
       if (b.timestamp !== undefined) part.timestamp = b.timestamp;
       if (b.isError) part.isError = true;
+      if (b.commentary) part.commentary = true;
       return part;
     });
     const unit: Unit = {

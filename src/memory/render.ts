@@ -36,9 +36,9 @@ export function renderParts(parts: readonly Part[], opts: RenderOptions = {}): s
   return parts.map((p) => `${partHeading(p)}\n${partText(p, opts.ansi)}`).join('\n\n');
 }
 
-/** The final assistant reply of a turn, if any. */
+/** The final assistant reply of a turn: progress notes (Codex commentary) only when nothing else. */
 export function finalReply(unit: Unit): Part | undefined {
-  return unit.parts.findLast((p) => p.kind === 'assistant');
+  return unit.parts.findLast((p) => p.kind === 'assistant' && !p.commentary) ?? unit.parts.findLast((p) => p.kind === 'assistant');
 }
 
 function agentText(unit: Unit, aspect: Aspect, opts: RenderOptions): string {

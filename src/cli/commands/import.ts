@@ -52,7 +52,7 @@ export async function run(args: ParsedArgs): Promise<number> {
   }
   const noun = info.source === 'terminal' ? 'record' : 'turn';
   const head = `# ${info.source}/${info.displayId} — ${units.length} ${noun}${units.length === 1 ? '' : 's'}${info.title ? ` — ${info.title}` : ''}\n# ${info.location}`;
-  const body = units.map((u) => `══ ${u.ref}${u.complete === false ? ' (running)' : ''} ══\n${isTerminalUnit(u) ? unitText(u, 'block') : renderParts(u.parts)}`);
+  const body = units.map((u) => `══ ${u.ref}${u.complete === false ? ' (unfinished)' : ''} ══\n${isTerminalUnit(u) ? unitText(u, 'block') : renderParts(u.parts)}`);
   process.stdout.write([head, ...body].join('\n\n') + '\n');
   return 0;
 }

@@ -38,7 +38,7 @@ export async function run(args: ParsedArgs): Promise<number> {
   if (part) text = renderPart(part, { ansi });
   else {
     text = units
-      .map((u) => (isTerminalUnit(u) ? unitText(u, 'block', { ansi }) : `══ ${u.ref}${u.complete === false ? ' (running)' : ''} ══\n${renderParts(u.parts, { ansi })}`))
+      .map((u) => (isTerminalUnit(u) ? unitText(u, 'block', { ansi }) : `══ ${u.ref}${u.complete === false ? ' (unfinished)' : ''} ══\n${renderParts(u.parts, { ansi })}`))
       .join('\n\n');
   }
   if (text === '' && units.length === 0) throw new SivtrError(`${ref} holds nothing yet`, 'run a command first');
