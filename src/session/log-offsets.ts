@@ -153,3 +153,11 @@ export function readSpan(logPath: string, scan: LogScan, i: number): RawEntry {
     closeSync(fd);
   }
 }
+
+/** Records in a log, from the offsets cache (only appended lines are parsed). */
+export function recordCount(logPath: string, env: Env): number {
+  const scan = scanLogOffsets(logPath, env);
+  let n = 0;
+  for (let i = 0; i < spanCount(scan); i++) if (spanIsRecord(scan, i)) n++;
+  return n;
+}

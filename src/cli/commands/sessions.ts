@@ -39,11 +39,11 @@ function hasTerminalLogs(env: NodeJS.ProcessEnv): boolean {
 // The terminal side loads lazily: listing one provider should not pay for the terminal model.
 async function terminalSessions(opts: ListOptions, limit: number | undefined): Promise<SessionInfo[]> {
   if (!hasTerminalLogs(opts.env)) return [];
-  const [{ getSource }, { loadLog }, { isRecord }] = await Promise.all([import('../../memory/sources.js'), import('../../session/log.js'), import('../../session/entry.js')]);
+  const [{ getSource }, { recordCount }] = await Promise.all([import('../../memory/sources.js'), import('../../session/log-offsets.js')]);
   const logs = (await getSource('terminal').list(opts)).slice(0, limit ?? Infinity);
   for (const info of logs) {
     try {
-      info.units ??= loadLog(info.location, { quiet: true }).entries.filter(isRecord).length;
+      info.units ??= recordCount(info.location, opts.env);
     } catch {
       // unreadable log: listed without a count
     }
