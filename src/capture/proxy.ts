@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { ensurePrivateDir } from '../session/log.js';
 import { dataDir, terminalLogPath, terminalsDir } from '../session/paths.js';
 import { inlineSink, workerSink, type RecorderSink } from './sink.js';
+import { MarkerTokenizer } from './tokenizer.js';
 import { shellKind, shellLaunch } from './hooks.js';
 
 /** `sivtr shell` could not start the recorder; an rc auto-start then carries on as a plain shell. */
@@ -123,10 +124,21 @@ export async function runShellProxy(options: ProxyOptions): Promise<number> {
     sink = (baseEnv.SIVTR_RECORDER_INLINE ? undefined : workerSink(sinkOptions, flow)) ?? inlineSink(sinkOptions);
   }
 
+  // The Linux console (and `dumb`) print unknown OSC payloads as text: there, and only there, our
+  // own markers are taken out of what the terminal receives. Bytes are handled as latin1, 1:1.
+  const term = baseEnv.TERM ?? '';
+  const filter = logPath && (term === 'linux' || term === 'dumb') ? new MarkerTokenizer(nonce) : undefined;
+  const forScreen = (buf: Buffer): Buffer => {
+    if (!filter) return buf;
+    let out = '';
+    for (const token of filter.feed(buf.toString('latin1'))) if (token.type === 'text') out += token.text;
+    return Buffer.from(out, 'latin1');
+  };
+
   let waitingForDrain = false;
   child.onData((data: Buffer | string) => {
     const buf = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
-    if (!stdout.write(buf) && !waitingForDrain) {
+    if (!stdout.write(forScreen(buf)) && !waitingForDrain) {
       waitingForDrain = true;
       flow.pause();
       stdout.once('drain', () => {

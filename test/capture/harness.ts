@@ -99,7 +99,7 @@ export class ShellSession {
       file = options.command.file;
       args = options.command.args;
     }
-    this.pty = pty.spawn(file, args, { name: 'xterm-256color', cols: options.cols ?? 100, rows: options.rows ?? 30, cwd: home, env, encoding: null } as pty.IPtyForkOptions);
+    this.pty = pty.spawn(file, args, { name: env.TERM, cols: options.cols ?? 100, rows: options.rows ?? 30, cwd: home, env, encoding: null } as pty.IPtyForkOptions);
     this.pty.onData((data: Buffer | string) => {
       const text = this.decoder.write(typeof data === 'string' ? Buffer.from(data) : data);
       this.chunks.push(text);

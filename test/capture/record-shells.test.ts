@@ -63,7 +63,11 @@ for (const kind of shells) {
       await s.run(`printf '%s\\n' $'x\\ty' 'a;b\\c' "q\\"uote"`);
       const r = s.text.length;
       s.write(kind === 'bash' ? `read -p 'name? ' n; echo "got $n"\r` : `read 'n?name? '; echo "got $n"\r`);
-      await s.waitFor((t) => t.slice(r).includes('name? ', 10), 'the read prompt');
+      // The read prompt, not the echo of the command line: look after the command's C marker.
+      await s.waitFor((t) => {
+        const c = t.indexOf('133;C;sivtr=', r);
+        return c >= 0 && t.includes('name? ', c);
+      }, 'the read prompt');
       await s.run('bob');
       await s.run('stty size');
       // Resize while a command runs (at the prompt, readline would redraw it: an extra prompt).

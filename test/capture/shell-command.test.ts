@@ -83,6 +83,21 @@ describe.skipIf(!have('bash'))('sivtr shell bash', () => {
     }
   });
 
+  it('#40 on TERM=linux the terminal never sees our markers; the log still gets the entries', async () => {
+    const tmp = tempDir('sivtr-shell-linux-');
+    try {
+      writeFileSync(join(tmp.path, '.bashrc'), `PS1='LX$ '\nHISTFILE=/dev/null\n`);
+      const s = new ShellSession({ kind: 'bash', home: tmp.path, mode: 'hooks', promptNeedle: 'LX$ ', command: { file: process.execPath, args: [BIN, 'shell', 'bash'] }, env: { TERM: 'linux' } });
+      await s.ready();
+      await s.run('echo on-the-console');
+      await s.exit();
+      expect(s.text).not.toMatch(/\x1b\](?:133|633);/);
+      expect(loadLog(logs(tmp.path)[0]!).entries.map((e) => e.output)).toEqual(['on-the-console']);
+    } finally {
+      tmp.cleanup();
+    }
+  });
+
   it('#38 #39 fail-open: an unusable data dir still gives a working shell', async () => {
     const tmp = tempDir('sivtr-shell-failopen-');
     try {
