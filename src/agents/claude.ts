@@ -7,7 +7,7 @@ import { warn } from '../errors.js';
 import { newJsonlStats, readJsonl } from '../session/jsonl.js';
 import {
   expandHome, headRecords, homeOf, imagePlaceholder, isInjectedText, isObject, labelToolOutputs, prettyArgs,
-  pushBlock, readDirQuiet, UnreadableFiles, reportSkipped, statOrUndefined, str, tailRecords, titleFrom, toIso,
+  pushBlock, reportSkipped, str, summariesInFolders, tailRecords, titleFrom, toIso,
 } from './common.js';
 import type { AgentSession, Block, DiscoverOptions, Provider, SessionSummary } from './types.js';
 
@@ -293,28 +293,9 @@ function summarize(path: string, size: number, mtimeMs: number): SessionSummary 
 }
 
 async function* discover(opts: DiscoverOptions): AsyncIterable<SessionSummary> {
-  const unreadable = new UnreadableFiles();
-  const projects = join(claudeRoot(opts.env), 'projects');
-  for (const dir of readDirQuiet(projects, 'Claude Code sessions', warn)) {
-    if (!dir.isDirectory()) continue;
-    const folder = join(projects, dir.name);
-    for (const file of readDirQuiet(folder, 'Claude Code sessions', warn)) {
-      // agent-*.jsonl are subagent transcripts of some session, not sessions of their own.
-      if (!file.name.endsWith('.jsonl') || file.name.startsWith('agent-') || file.isDirectory()) continue;
-      const path = join(folder, file.name);
-      const st = statOrUndefined(path);
-      if (!st || !st.isFile()) continue;
-      let summary: SessionSummary | undefined;
-      try {
-        summary = opts.memo ? opts.memo.summary(path, st.mtimeMs, st.size, () => summarize(path, st.size, st.mtimeMs)) : summarize(path, st.size, st.mtimeMs);
-      } catch (error) {
-        unreadable.add(path, error);
-        continue;
-      }
-      if (summary) yield summary;
-    }
-  }
-  unreadable.report('Claude Code sessions', warn);
+  // agent-*.jsonl are subagent transcripts of some session, not sessions of their own.
+  const accept = (name: string): boolean => name.endsWith('.jsonl') && !name.startsWith('agent-');
+  yield* summariesInFolders(join(claudeRoot(opts.env), 'projects'), 'Claude Code sessions', accept, summarize, opts, warn);
 }
 
 export const claude: Provider = {

@@ -2,7 +2,7 @@
 import { closeSync, openSync, readdirSync, readSync, statSync, type Stats } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import type { Block, BlockKind } from './types.js';
+import type { Block, BlockKind, DiscoverOptions, SessionSummary } from './types.js';
 
 export function homeOf(env: NodeJS.ProcessEnv): string {
   return env.HOME || env.USERPROFILE || homedir();
@@ -210,4 +210,35 @@ export class UnreadableFiles {
     const others = this.count > 1 ? ` and ${this.count - 1} more` : '';
     warn(`cannot read ${what}: ${this.first.path} (${this.first.code})${others} — check their permissions`);
   }
+}
+
+type Summarize = (path: string, size: number, mtimeMs: number) => SessionSummary | undefined;
+
+/**
+ * Sessions stored one file each in `<root>/<folder>/<file>` (Claude projects, Pi sessions): every
+ * accepted file is stat'ed and summarized through the listing memo; unreadable ones are reported
+ * in one line at the end, a missing root says nothing.
+ */
+export function* summariesInFolders(root: string, what: string, accept: (name: string) => boolean, summarize: Summarize, opts: DiscoverOptions, warn: (m: string) => void): Generator<SessionSummary> {
+  const unreadable = new UnreadableFiles();
+  for (const dir of readDirQuiet(root, what, warn)) {
+    if (!dir.isDirectory()) continue;
+    const folder = join(root, dir.name);
+    for (const file of readDirQuiet(folder, what, warn)) {
+      if (file.isDirectory() || !accept(file.name)) continue;
+      const path = join(folder, file.name);
+      const st = statOrUndefined(path);
+      if (!st || !st.isFile()) continue;
+      let summary: SessionSummary | undefined;
+      try {
+        const compute = (): SessionSummary | undefined => summarize(path, st.size, st.mtimeMs);
+        summary = opts.memo ? opts.memo.summary(path, st.mtimeMs, st.size, compute) : compute();
+      } catch (error) {
+        unreadable.add(path, error);
+        continue;
+      }
+      if (summary) yield summary;
+    }
+  }
+  unreadable.report(what, warn);
 }

@@ -6,7 +6,7 @@ import { warn } from '../errors.js';
 import { newJsonlStats, readJsonl } from '../session/jsonl.js';
 import {
   expandHome, headRecords, homeOf, imagePlaceholder, isObject, labelToolOutputs, prettyArgs, pushBlock,
-  readDirQuiet, UnreadableFiles, reportSkipped, statOrUndefined, str, tailRecords, titleFrom, toIso,
+  reportSkipped, str, summariesInFolders, tailRecords, titleFrom, toIso,
 } from './common.js';
 import type { AgentSession, Block, DiscoverOptions, Provider, SessionSummary } from './types.js';
 
@@ -191,27 +191,7 @@ function summarize(path: string, size: number, mtimeMs: number): SessionSummary 
 }
 
 async function* discover(opts: DiscoverOptions): AsyncIterable<SessionSummary> {
-  const unreadable = new UnreadableFiles();
-  const root = join(piAgentDir(opts.env), 'sessions');
-  for (const dir of readDirQuiet(root, 'Pi sessions', warn)) {
-    if (!dir.isDirectory()) continue;
-    const folder = join(root, dir.name);
-    for (const file of readDirQuiet(folder, 'Pi sessions', warn)) {
-      if (!file.name.endsWith('.jsonl')) continue;
-      const path = join(folder, file.name);
-      const st = statOrUndefined(path);
-      if (!st || !st.isFile()) continue;
-      let summary: SessionSummary | undefined;
-      try {
-        summary = opts.memo ? opts.memo.summary(path, st.mtimeMs, st.size, () => summarize(path, st.size, st.mtimeMs)) : summarize(path, st.size, st.mtimeMs);
-      } catch (error) {
-        unreadable.add(path, error);
-        continue;
-      }
-      if (summary) yield summary;
-    }
-  }
-  unreadable.report('Pi sessions', warn);
+  yield* summariesInFolders(join(piAgentDir(opts.env), 'sessions'), 'Pi sessions', (name) => name.endsWith('.jsonl'), summarize, opts, warn);
 }
 
 export const pi: Provider = {
