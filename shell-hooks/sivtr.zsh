@@ -6,7 +6,8 @@
 #    and 633;P;Cwd markers carrying the session nonce; the recorder keeps the real output;
 #  - otherwise it appends one metadata-only SessionEntry line per command to
 #    <data>/terminals/<SIVTR_TERMINAL_ID>.jsonl, from pure shell code.
-# Nothing on the prompt path forks. `$?` is captured first and returned unchanged.
+# Nothing on the prompt path forks. `$?` is captured first and returned unchanged. Markers go to
+# stderr, like the prompt, so they still reach the terminal after `exec >file`.
 
 [[ -o interactive ]] || return 0
 [[ -n ${SIVTR_DISABLE-} ]] && return 0
@@ -86,7 +87,7 @@ __sivtr_preexec() {
   __sivtr_ran=1
   __sivtr_cmd=$1
   __sivtr_t0=${EPOCHREALTIME-}
-  [[ $__sivtr_mode == proxy ]] && builtin print -rn -- $'\e]133;C;sivtr='$__sivtr_nonce$'\a'
+  [[ $__sivtr_mode == proxy ]] && builtin print -rn -- $'\e]133;C;sivtr='$__sivtr_nonce$'\a' >&2
   return 0
 }
 
@@ -121,10 +122,10 @@ __sivtr_precmd() {
     __sivtr_ran=0
     # A space-prefixed line under HIST_IGNORE_SPACE is not stored by zsh, nor by sivtr.
     if [[ -o histignorespace && $__sivtr_cmd == ' '* ]]; then
-      [[ $__sivtr_mode == proxy ]] && builtin print -rn -- $'\e]633;P;Skip=1;'$__sivtr_nonce$'\a\e]133;D;'$__sivtr_st';sivtr='$__sivtr_nonce$'\a'
+      [[ $__sivtr_mode == proxy ]] && builtin print -rn -- $'\e]633;P;Skip=1;'$__sivtr_nonce$'\a\e]133;D;'$__sivtr_st';sivtr='$__sivtr_nonce$'\a' >&2
     elif [[ $__sivtr_mode == proxy ]]; then
       __sivtr_osc_escape "$__sivtr_cmd"
-      builtin print -rn -- $'\e]633;E;'$REPLY';'$__sivtr_nonce$'\a\e]133;D;'$__sivtr_st';sivtr='$__sivtr_nonce$'\a'
+      builtin print -rn -- $'\e]633;E;'$REPLY';'$__sivtr_nonce$'\a\e]133;D;'$__sivtr_st';sivtr='$__sivtr_nonce$'\a' >&2
     else
       __sivtr_append $__sivtr_st
     fi
@@ -132,7 +133,7 @@ __sivtr_precmd() {
   fi
   if [[ $__sivtr_mode == proxy && ( $PWD != $__sivtr_cwd || -z $__sivtr_cwd_sent ) ]]; then
     __sivtr_osc_escape "$PWD"
-    builtin print -rn -- $'\e]633;P;Cwd='$REPLY';'$__sivtr_nonce$'\a'
+    builtin print -rn -- $'\e]633;P;Cwd='$REPLY';'$__sivtr_nonce$'\a' >&2
     __sivtr_cwd_sent=1
   fi
   __sivtr_cwd=$PWD

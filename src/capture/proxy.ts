@@ -65,6 +65,9 @@ export async function runShellProxy(options: ProxyOptions): Promise<number> {
 
   const kind = shellKind(shell);
   const record = !options.passthrough && kind !== undefined;
+  if (!options.passthrough && kind === undefined) {
+    process.stderr.write(`sivtr: ${shell} has no sivtr hooks (bash, zsh, pwsh): running it without recording\n`);
+  }
   const nonce = randomBytes(16).toString('hex');
   const terminalId = newTerminalId();
   const childEnv: Record<string, string> = {};
