@@ -129,12 +129,9 @@ __sivtr_read_command() {
     fi
     IFS= read -r -d '' line 2>/dev/null < "$__sivtr_histfile"
     line=${line%$'\n'}
-    # "  123  command" (a '*' after the number marks an edited line)
-    line=${line#"${line%%[![:space:]]*}"}
-    line=${line#"${line%%[![:digit:]]*}"}
-    line=${line#\*}
-    line=${line#"${line%%[![:space:]]*}"}
-    __sivtr_cmd=$line
+    # "%5d  command", or "%5d* command" for an edited line: the shortest prefix up to a digit
+    # followed by "  " or "* " is the number.
+    __sivtr_cmd=${line#*[0-9][* ] }
   fi
 }
 
@@ -155,22 +152,27 @@ __sivtr_append() { # status
   __sivtr_json "$__sivtr_cmd"; c=$REPLY
   __sivtr_json "$__sivtr_cwd"; d=$REPLY
   if [[ -n ${EPOCHREALTIME-} ]]; then
-    local now=${EPOCHREALTIME//[!0-9]/} secs=${EPOCHREALTIME%%[!0-9]*} frac=${EPOCHREALTIME##*[!0-9]} t z
-    printf -v t '%(%Y-%m-%dT%H:%M:%S)T' "$secs"
-    printf -v z '%(%z)T' "$secs"
-    ended=",\"ended_at\":\"$t.${frac:0:3}${z:0:3}:${z:3:2}\""
+    local rt=$EPOCHREALTIME t
+    local now=${rt//[!0-9]/} frac=${rt##*[!0-9]}
+    printf -v t '%(%Y-%m-%dT%H:%M:%S%z)T' "${rt%%[!0-9]*}" # one strftime: "…T12:34:56+0100"
+    ended=",\"ended_at\":\"${t:0:19}.${frac:0:3}${t:19:3}:${t:22:2}\""
     [[ -n $__sivtr_t0 ]] && dur=",\"duration_ms\":$(( (now - __sivtr_t0) / 1000 ))"
   elif (( BASH_VERSINFO[0] > 4 || (BASH_VERSINFO[0] == 4 && BASH_VERSINFO[1] >= 2) )); then
-    local t z
-    printf -v t '%(%Y-%m-%dT%H:%M:%S)T' -1
-    printf -v z '%(%z)T' -1
-    ended=",\"ended_at\":\"$t${z:0:3}:${z:3:2}\""
+    local t
+    printf -v t '%(%Y-%m-%dT%H:%M:%S%z)T' -1
+    ended=",\"ended_at\":\"${t:0:19}${t:19:3}:${t:22:2}\""
   fi
-  builtin umask 077
-  [[ -d $__sivtr_data/terminals ]] || (mkdir -p "$__sivtr_data/terminals") 2>/dev/null
-  printf '{"prompt":"%s","command":"%s","output":"","cwd":"%s"%s%s,"exit_code":%d}\n' \
-    "$p" "$c" "$d" "$ended" "$dur" "$1" >> "$__sivtr_log" 2>/dev/null
-  builtin umask "$__sivtr_umask"
+  local line
+  printf -v line '{"prompt":"%s","command":"%s","output":"","cwd":"%s"%s%s,"exit_code":%d}' "$p" "$c" "$d" "$ended" "$dur" "$1"
+  if [[ -e $__sivtr_log ]]; then
+    printf '%s\n' "$line" >> "$__sivtr_log" 2>/dev/null
+  else
+    # First line of this session: a private file in a private directory.
+    builtin umask 077
+    [[ -d $__sivtr_data/terminals ]] || (mkdir -p "$__sivtr_data/terminals") 2>/dev/null
+    printf '%s\n' "$line" >> "$__sivtr_log" 2>/dev/null
+    builtin umask "$__sivtr_umask"
+  fi
 }
 
 # --- prompt hooks ----------------------------------------------------------------------------------

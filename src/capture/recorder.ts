@@ -90,6 +90,13 @@ export class Recorder {
 
   private output(cur: OpenCommand, text: string): void {
     cur.sawOutput = true;
+    // Keep at least the last HOLDBACK characters out of the model, without copying big chunks.
+    if (text.length >= HOLDBACK) {
+      if (cur.held !== '') cur.output.write(cur.held);
+      cur.output.write(text.slice(0, text.length - HOLDBACK));
+      cur.held = text.slice(text.length - HOLDBACK);
+      return;
+    }
     cur.held += text;
     if (cur.held.length > HOLDBACK * 2) {
       cur.output.write(cur.held.slice(0, cur.held.length - HOLDBACK));

@@ -22,6 +22,7 @@ type Options = { nonce: string; logPath: string; debug?: boolean };
 const HIGH_WATER = 16 * 1024 * 1024;
 const LOW_WATER = 4 * 1024 * 1024;
 const FINISH_TIMEOUT_MS = 5000;
+const ACK_EVERY = 256 * 1024;
 
 function makeRecorder(options: Options, stats: SinkStats): Recorder {
   const writer = new LogWriter(options.logPath);
@@ -143,10 +144,16 @@ if (!isMainThread && parentPort && (workerData as { sivtrRecorder?: Options } | 
   const port = parentPort;
   const options = (workerData as { sivtrRecorder: Options }).sivtrRecorder;
   const sink = inlineSink(options);
+  // Acknowledge in batches: a message per keystroke back to the main thread costs echo latency.
+  let unacked = 0;
   port.on('message', (m: { type: string; buf?: Uint8Array }) => {
     if (m.type === 'data' && m.buf) {
       sink.feed(Buffer.from(m.buf.buffer, m.buf.byteOffset, m.buf.byteLength));
-      port.postMessage({ type: 'ack', bytes: m.buf.byteLength });
+      unacked += m.buf.byteLength;
+      if (unacked >= ACK_EVERY) {
+        port.postMessage({ type: 'ack', bytes: unacked });
+        unacked = 0;
+      }
     } else if (m.type === 'end') {
       void sink.finish().then((stats) => port.postMessage({ type: 'done', stats }));
     }
