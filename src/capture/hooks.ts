@@ -1,6 +1,6 @@
 // Where the shell hook scripts live, which shell a name means, and the small rc files
 // `sivtr shell` generates so the user's own rc runs first and the hooks load after it.
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, renameSync, writeFileSync as writeFileNow } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -27,6 +27,13 @@ export function shellKind(shell: string): ShellKind | undefined {
   if (name === 'zsh') return 'zsh';
   if (name === 'pwsh' || name === 'powershell') return 'pwsh';
   return undefined;
+}
+
+/** Whole-file replacement: a shell starting at the same moment never reads a half-written rc. */
+function writeFileSync(path: string, text: string, options: { mode: number }): void {
+  const temp = `${path}.${process.pid}.tmp`;
+  writeFileNow(temp, text, options);
+  renameSync(temp, path);
 }
 
 /** Single-quoted for POSIX shells. */

@@ -94,6 +94,9 @@ export async function runShellProxy(options: ProxyOptions): Promise<number> {
 
   const stdin = process.stdin;
   const stdout = process.stdout;
+  // A closed terminal makes writes fail (EIO); the shell still gets its HUP and the open entry is
+  // still written, so write errors here are not fatal.
+  stdout.on('error', () => undefined);
   let child: import('node-pty').IPty;
   try {
     child = pty.spawn(shell, args, {
