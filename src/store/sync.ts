@@ -146,29 +146,27 @@ function removeMissing(index: IndexDb, source: string, present: Set<string>, sta
 function syncHistory(index: IndexDb, env: NodeJS.ProcessEnv, stats: SyncStats): void {
   const store = HistoryStore.openForRead(env);
   if (!store) {
-    removeMissing(index, HISTORY_SOURCE, new Set(), stats);
-    index.setMeta('history', '');
+    if (index.meta('history')) removeMissing(index, HISTORY_SOURCE, new Set(), stats);
+    if (index.meta('history') !== '') index.setMeta('history', '');
     return;
   }
   try {
     const span = store.span();
-    const [path, maxText] = (index.meta('history') ?? '').split('\n');
+    const state = `${store.path}\n${span.maxId}\n${span.minId}\n${span.count}`;
+    const previous = index.meta('history') ?? '';
+    if (previous === state) return; // nothing captured or pruned since the last search
+    const [path, maxText] = previous.split('\n');
     let indexedMax = path === store.path ? Number(maxText) || 0 : 0;
-    // A database that went backwards was replaced: start this source over.
+    // A database whose newest id went backwards was replaced: start this source over.
     if (span.maxId < indexedMax) indexedMax = 0;
     index.transaction(() => {
-      const existing = index.sessionsOf(HISTORY_SOURCE);
-      for (const s of existing) {
+      for (const s of index.sessionsOf(HISTORY_SOURCE)) {
         const id = Number(s.sid);
-        if (indexedMax === 0 || id < span.minId || id > indexedMax) {
+        // Gone: pruned by retention (below minId), deleted by hand, or from a replaced database.
+        if (indexedMax === 0 || id < span.minId || id > indexedMax || !store.get(id)) {
           index.deleteSession(s.id);
           stats.sessionsRemoved++;
         }
-      }
-      if (existing.length > 0 && span.count > 0) {
-        // Entries pruned from the middle (by hand) are noticed by count.
-        const kept = index.sessionsOf(HISTORY_SOURCE).length;
-        if (kept > span.count) for (const s of index.sessionsOf(HISTORY_SOURCE)) if (!store.get(Number(s.sid))) index.deleteSession(s.id);
       }
       for (const entry of store.since(indexedMax)) {
         const unit = historyUnit(entry);
@@ -176,7 +174,7 @@ function syncHistory(index: IndexDb, env: NodeJS.ProcessEnv, stats: SyncStats): 
         index.insertUnit(session, unitDoc(unit));
         stats.unitsWritten++;
       }
-      index.setMeta('history', `${store.path}\n${span.maxId}`);
+      index.setMeta('history', state);
     });
   } finally {
     store.close();
