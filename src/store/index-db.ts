@@ -185,8 +185,9 @@ export class IndexDb {
     return { written, kept: docs.length - written };
   }
 
+  /** BEGIN IMMEDIATE: a concurrent search waits for the write lock (busy timeout) instead of failing to upgrade a read. */
   transaction<T>(fn: () => T): T {
-    return this.db.transaction(fn)();
+    return this.db.transaction(fn).immediate();
   }
 
   close(): void {

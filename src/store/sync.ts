@@ -104,6 +104,12 @@ async function syncTerminalLog(index: IndexDb, log: TerminalLogInfo, stats: Sync
     if (isRecord(entry)) docs.push(unitDoc(entryToUnit(entry, positions, log.id)));
   }
   index.transaction(() => {
+    // Another search may have indexed this tail while we parsed it: then it is done already.
+    const now = index.file(key);
+    if (now?.parsed_bytes !== old?.parsed_bytes || now?.size !== old?.size) {
+      stats.filesUnchanged++;
+      return;
+    }
     const session = index.upsertSession({ source: 'terminal', id: log.id, title: null, cwd: null, updatedAt: new Date(log.mtimeMs).toISOString(), location: log.path });
     if (incremental) {
       for (const doc of docs) index.insertUnit(session, doc);

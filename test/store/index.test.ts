@@ -1,13 +1,13 @@
 // The index as a cache: incremental appends parse only the tail, rewrites are noticed by
 // fingerprint, parser-version changes and corrupt files rebuild it, a read-only data dir falls
 // back to reading the sources, and a search run inside an agent session folds its own echo.
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { appendFileSync, chmodSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { BIN, ROOT, runCli } from '../helpers/cli.js';
-import { makeWorld, refsOf, searchJson, TERMINAL_ID, type World } from './world.js';
+import { makeWorld, refsOf, searchJson, TERMINAL_ENTRIES, TERMINAL_ID, type World } from './world.js';
 
 const require = createRequire(import.meta.url);
 const Database = require('better-sqlite3') as typeof import('better-sqlite3');
@@ -131,6 +131,27 @@ describe('incremental indexing', () => {
     expect(refs.filter((r) => r.startsWith('history/'))).toEqual(['history/3']);
     expect(refs.some((r) => r.startsWith('terminal/'))).toBe(false);
     expect(stats.sessionsRemoved).toBeGreaterThanOrEqual(2);
+  });
+});
+
+describe('concurrent searches', () => {
+  it('several searches updating the same index at once all succeed with the same answer', async () => {
+    searchWithStats(['anything']);
+    const lines = Array.from({ length: 2000 }, (_, i) => JSON.stringify({ prompt: '$ ', command: `step ${i}`, output: `ocelot ${i}`, exit_code: 0 }) + '\n');
+    appendFileSync(world.logPath, lines.join(''));
+    const once = () =>
+      new Promise<{ code: number | null; stdout: string; stderr: string }>((done) => {
+        const child = spawn(process.execPath, [BIN, 'search', 'terminal', 'ocelot 1999', '--format', 'refs'], { env: world.env });
+        let stdout = '';
+        let stderr = '';
+        child.stdout.on('data', (d) => (stdout += d));
+        child.stderr.on('data', (d) => (stderr += d));
+        child.on('close', (code) => done({ code, stdout, stderr }));
+      });
+    const results = await Promise.all([once(), once(), once(), once()]);
+    for (const r of results) expect(r.code, r.stderr).toBe(0);
+    expect(new Set(results.map((r) => r.stdout)).size).toBe(1);
+    expect(results[0]!.stdout.split('\n')[0]).toBe(`terminal/${TERMINAL_ID.slice(0, 8)}/${TERMINAL_ENTRIES.length + 2000}`);
   });
 });
 
