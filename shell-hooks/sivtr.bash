@@ -37,6 +37,7 @@ __sivtr_hn=${HISTCMD-0} # history number at the previous prompt: unchanged means
 __sivtr_cmd=
 __sivtr_cwd=$PWD     # the directory a command starts in (the previous prompt's)
 __sivtr_prompt=
+__sivtr_prompt_raw= __sivtr_prompt_json= __sivtr_cwd_raw= __sivtr_cwd_json=
 
 if [[ $__sivtr_mode == hooks ]]; then
   if [[ $OSTYPE == darwin* ]]; then
@@ -148,9 +149,15 @@ __sivtr_append() { # status
     [[ -z $__sivtr_cmd ]] && return 0
   fi
   __sivtr_last_cmd=$__sivtr_cmd
-  __sivtr_json "$__sivtr_prompt"; p=$REPLY
+  # The prompt and cwd rarely change between commands: escape them only when they do.
+  if [[ $__sivtr_prompt != "$__sivtr_prompt_raw" ]]; then
+    __sivtr_json "$__sivtr_prompt"; __sivtr_prompt_json=$REPLY; __sivtr_prompt_raw=$__sivtr_prompt
+  fi
+  if [[ $__sivtr_cwd != "$__sivtr_cwd_raw" ]]; then
+    __sivtr_json "$__sivtr_cwd"; __sivtr_cwd_json=$REPLY; __sivtr_cwd_raw=$__sivtr_cwd
+  fi
+  p=$__sivtr_prompt_json d=$__sivtr_cwd_json
   __sivtr_json "$__sivtr_cmd"; c=$REPLY
-  __sivtr_json "$__sivtr_cwd"; d=$REPLY
   if [[ -n ${EPOCHREALTIME-} ]]; then
     local rt=$EPOCHREALTIME t
     local now=${rt//[!0-9]/} frac=${rt##*[!0-9]}
