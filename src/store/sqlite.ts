@@ -1,6 +1,7 @@
 // The one SQLite opener for sivtr's own databases (history.db, index.db). better-sqlite3 is a
 // native module that costs startup time, so it is required here, at the point of use, and never
 // imported at module top level by anything the CLI bundle loads.
+import { chmodSync, existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type BetterSqlite3 from 'better-sqlite3';
 
@@ -23,8 +24,11 @@ export type OpenOptions = { readonly?: boolean };
 /** Opens (creating unless read-only) one of our databases with WAL and a busy timeout. */
 export function openDb(path: string, opts: OpenOptions = {}): Db {
   const Database = sqliteConstructor();
+  const created = !opts.readonly && !existsSync(path);
   const db = new Database(path, { readonly: opts.readonly ?? false, fileMustExist: opts.readonly ?? false, timeout: 5000 });
   if (!opts.readonly) {
+    // Captured output is as private as the terminal logs: owner-only, like them.
+    if (created) chmodSync(path, 0o600);
     db.pragma('journal_mode = WAL');
     db.pragma('synchronous = NORMAL');
   }

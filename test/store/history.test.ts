@@ -1,7 +1,7 @@
 // run / pipe / bare piped sivtr / history list|search|show, retention and the legacy `sift` db,
 // all through the CLI as a user runs it, against a real history.db in a temp dir.
 import { createRequire } from 'node:module';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { cleanEnv, runCli, tempDir } from '../helpers/cli.js';
@@ -65,6 +65,7 @@ describe('sivtr pipe and bare piped sivtr', () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toBe('line one\nline two\n');
     expect(showJson('1')).toMatchObject({ kind: 'pipe', command: '', output: 'line one\nline two' });
+    expect(statSync(join(tmp.path, 'data', 'history.db')).mode & 0o777).toBe(0o600);
   });
 
   it('stores the producing command when given', () => {

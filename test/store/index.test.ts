@@ -2,7 +2,7 @@
 // fingerprint, parser-version changes and corrupt files rebuild it, a read-only data dir falls
 // back to reading the sources, and a search run inside an agent session folds its own echo.
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { appendFileSync, chmodSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, chmodSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -47,6 +47,7 @@ describe('incremental indexing', () => {
     expect(stats.filesUnchanged).toBe(stats.filesSeen);
     expect(stats.linesParsed).toBe(0);
     expect(stats.unitsWritten).toBe(0);
+    expect(statSync(join(world.data, 'index.db')).mode & 0o777).toBe(0o600);
   });
 
   it('a terminal log that grew is parsed from where the last run stopped', () => {
