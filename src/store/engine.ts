@@ -17,6 +17,8 @@ export function indexVersion(): string {
 /** A bar on stderr, only on a terminal and only once the build has taken over a second. */
 export class StderrProgress implements Progress {
   private started = Date.now();
+  /** SIVTR_PROGRESS_AFTER_MS lets tests see the bar without a slow build. */
+  private readonly after = Number(process.env.SIVTR_PROGRESS_AFTER_MS ?? 1000);
   private count = 0;
   private all = 0;
   private drawnAt = 0;
@@ -29,7 +31,7 @@ export class StderrProgress implements Progress {
   step(): void {
     this.count++;
     const now = Date.now();
-    if (!process.stderr.isTTY || now - this.started < 1000 || now - this.drawnAt < 100) return;
+    if (!process.stderr.isTTY || now - this.started < this.after || now - this.drawnAt < 100) return;
     this.drawnAt = now;
     this.drawn = true;
     const all = Math.max(this.all, this.count);

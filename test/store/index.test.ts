@@ -238,3 +238,23 @@ describe('self-echo folding', () => {
     expect(searchJson(inside, ['flamingo', '--limit', '20', '--no-index'])).toEqual(folded);
   });
 });
+
+describe('progress bar', () => {
+  it('draws on a terminal while the index is built, and never into a pipe', async () => {
+    const imported = (await import('node-pty')) as typeof import('node-pty') & { default?: typeof import('node-pty') };
+    const pty = imported.default ?? imported;
+    const env = { ...world.env, SIVTR_PROGRESS_AFTER_MS: '0' } as Record<string, string>;
+    const child = pty.spawn(process.execPath, [BIN, 'search', 'connection refused'], { cols: 100, rows: 30, cwd: world.root, env });
+    let screen = '';
+    child.onData((d) => (screen += d));
+    const code = await new Promise<number>((done) => child.onExit((e) => done(e.exitCode)));
+    expect(code).toBe(0);
+    expect(screen).toMatch(/indexing \[#*\.*\] \d+\/\d+ sessions/);
+    expect(screen).toContain('\x1b[2K'); // the bar is cleared before results print
+    // Through a pipe: same build, no bar.
+    world.cleanup();
+    world = makeWorld();
+    const piped = runCli(['search', 'connection refused'], { env: { ...world.env, SIVTR_PROGRESS_AFTER_MS: '0' } });
+    expect(piped.stderr).not.toContain('indexing');
+  });
+});
