@@ -43,6 +43,27 @@ describe.skipIf(!have('bash'))('sivtr shell bash', () => {
     }
   });
 
+  it('records the same with the recorder in a worker thread (SIVTR_RECORDER_WORKER=1)', async () => {
+    const tmp = tempDir('sivtr-shell-worker-');
+    try {
+      writeFileSync(join(tmp.path, '.bashrc'), `PS1='\\u$ '\nHISTFILE=/dev/null\n`);
+      const s = sivtrShell('bash', tmp.path, { SIVTR_RECORDER_WORKER: '1' });
+      await s.ready();
+      await s.run(`printf 'progress 10%%\\rprogress 100%%\\n'`);
+      await s.run('seq 1 100000');
+      await s.run('echo last');
+      expect(await s.exit('exit 6')).toBe(6);
+      const entries = loadLog(logs(tmp.path)[0]!).entries;
+      expect(entries.map((e) => e.command)).toEqual([`printf 'progress 10%%\\rprogress 100%%\\n'`, 'seq 1 100000', 'echo last']);
+      expect(entries[0]!.output).toBe('progress 100%');
+      expect(entries[1]!.output.startsWith('1\n2\n')).toBe(true);
+      expect(entries[1]!.output.endsWith('99999\n100000')).toBe(true);
+      expect(entries[2]!.output).toBe('last');
+    } finally {
+      tmp.cleanup();
+    }
+  });
+
   it('#41 refuses to nest inside itself; no duplicate entries', async () => {
     const tmp = tempDir('sivtr-shell-nest-');
     try {
