@@ -4,11 +4,10 @@ import { allProviders, findProvider } from '../agents/registry.js';
 import { SivtrError } from '../errors.js';
 import { agentSource } from './agent-source.js';
 import { terminalSource } from './terminal-source.js';
-import { historySource } from '../store/history-source.js';
 import type { Source } from './types.js';
 
-/** Sources that are not agent providers (terminal logs, captured history). */
-const builtIn: Source[] = [terminalSource, historySource];
+/** Sources that are not agent providers: terminal logs, plus any registered from above (history). */
+const builtIn: Source[] = [terminalSource];
 
 export function registerSource(source: Source): void {
   if (!builtIn.some((s) => s.name === source.name)) builtIn.push(source);

@@ -149,5 +149,6 @@ export function renderInput(prompt: string, command: string): string {
 }
 
 export function renderBlock(input: string, output: string): string {
-  return output === '' ? input : `${input}\n${output}`;
+  if (output === '') return input;
+  return input === '' ? output : `${input}\n${output}`;
 }

@@ -85,5 +85,6 @@ describe('rendering the input', () => {
   it('a block is input, newline, output', () => {
     expect(renderBlock('$ ls', 'a\nb')).toBe('$ ls\na\nb');
     expect(renderBlock('$ true', '')).toBe('$ true');
+    expect(renderBlock('', 'piped text')).toBe('piped text'); // no input line: no blank line
   });
 });

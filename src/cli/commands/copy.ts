@@ -4,7 +4,7 @@ import { SivtrError } from '../../errors.js';
 import { filterLines } from '../../memory/lines.js';
 import { AGENT_MODES, pickAgent, pickTerminal, TERMINAL_MODES, type AgentMode, type Picked } from '../../memory/pick.js';
 import { parseRecency } from '../../memory/selector.js';
-import { getSource, isSourceName } from '../../memory/sources.js';
+import { getSource, isSourceName } from '../sources.js';
 import { deliver } from '../deliver.js';
 import type { CommandSpec, ParsedArgs } from '../spec.js';
 import { listOptions, str } from './common.js';

@@ -3,6 +3,7 @@ import { SivtrError } from '../../errors.js';
 import type { Aspect } from '../../memory/render.js';
 import { resolveSide } from '../../memory/side.js';
 import { sideBySideDiff, unifiedDiff } from '../diff-format.js';
+import '../sources.js'; // refs may name any source, history included
 import type { CommandSpec, ParsedArgs } from '../spec.js';
 import { listOptions, useColor } from './common.js';
 

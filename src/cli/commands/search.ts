@@ -36,7 +36,7 @@ function colourWanted(flag: unknown): boolean {
 
 export async function run(args: ParsedArgs): Promise<number> {
   const [{ isSourceName, sourceNames }, { requireDuration, requireTime }, { currentSessions }, { runSearch }, { formatHits }] = await Promise.all([
-    import('../../memory/sources.js'),
+    import('../sources.js'),
     import('../../store/time.js'),
     import('../../store/search.js'),
     import('../../store/engine.js'),

@@ -39,7 +39,7 @@ function hasTerminalLogs(env: NodeJS.ProcessEnv): boolean {
 // The terminal side loads lazily: listing one provider should not pay for the terminal model.
 async function terminalSessions(opts: ListOptions, limit: number | undefined): Promise<SessionInfo[]> {
   if (!hasTerminalLogs(opts.env)) return [];
-  const [{ getSource }, { recordCount }] = await Promise.all([import('../../memory/sources.js'), import('../../session/log-offsets.js')]);
+  const [{ getSource }, { recordCount }] = await Promise.all([import('../sources.js'), import('../../session/log-offsets.js')]);
   const logs = (await getSource('terminal').list(opts)).slice(0, limit ?? Infinity);
   for (const info of logs) {
     try {
@@ -95,11 +95,12 @@ export async function run(args: ParsedArgs): Promise<number> {
     sessions = await terminalSessions(opts, limit);
   } else {
     const provider = findProvider(source);
-    if (!provider) {
-      const { sourceNames } = await import('../../memory/sources.js');
-      throw new SivtrError(`unknown source "${source}"`, `use one of: ${sourceNames().join(', ')}`);
+    if (provider) sessions = await providerSessions(provider, opts, limit);
+    else {
+      // Other sources (captured history) list themselves; getSource names the known ones if not.
+      const { getSource } = await import('../sources.js');
+      sessions = await getSource(source).list(opts);
     }
-    sessions = await providerSessions(provider, opts, limit);
   }
   if (limit !== undefined) sessions = sessions.slice(0, limit);
 

@@ -2,6 +2,7 @@
 import { unitJson, partJson } from '../../memory/json.js';
 import { renderPart, renderParts, unitText, isTerminalUnit } from '../../memory/render.js';
 import { resolveRef } from '../../memory/resolve.js';
+import '../sources.js'; // refs may name any source, history included
 import type { CommandSpec, ParsedArgs } from '../spec.js';
 import { listOptions } from './common.js';
 import { SivtrError } from '../../errors.js';
