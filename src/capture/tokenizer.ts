@@ -78,17 +78,53 @@ export function parseMarker(payload: string, nonce: string): Marker | undefined 
 
 export class MarkerTokenizer {
   private state = State.Ground;
-  /** The raw text of an escape sequence still open at the end of the last chunk. */
+  /** The raw text of the escape sequence being read (it may have begun in an earlier chunk). */
   private pending = '';
   private payload = '';
 
   constructor(private readonly nonce: string) {}
 
+  /**
+   * Text runs are split only at our markers and alternate-screen switches: every other sequence
+   * stays inside its run, so coloured output does not become thousands of tokens.
+   */
   feed(chunk: string): Token[] {
     const tokens: Token[] = [];
-    let textStart = 0; // start of the plain text run inside `chunk` not yet emitted
+    let textStart = 0; // start of the text run inside `chunk` not yet emitted
+    let seqStart = -1; // where the open sequence began in `chunk`; -1: in an earlier chunk
     const flushText = (end: number): void => {
       if (end > textStart) tokens.push({ type: 'text', text: chunk.slice(textStart, end) });
+      textStart = end;
+    };
+    const done = (): void => {
+      this.state = State.Ground;
+      this.pending = '';
+      this.payload = '';
+      seqStart = -1;
+    };
+    // A finished sequence that is plain text: it stays in the run, or (begun in an earlier chunk,
+    // held back then) is handed on now.
+    const plain = (i: number): void => {
+      if (seqStart < 0) {
+        tokens.push({ type: 'text', text: this.pending });
+        textStart = i;
+      }
+      done();
+    };
+    const structural = (token: Token, i: number, rawIsText: boolean): void => {
+      if (seqStart >= 0) flushText(seqStart);
+      tokens.push(token);
+      if (rawIsText && seqStart >= 0) textStart = seqStart;
+      else {
+        if (rawIsText) tokens.push({ type: 'text', text: this.pending });
+        textStart = i;
+      }
+      done();
+    };
+    const endOsc = (i: number): void => {
+      const mark = parseMarker(this.payload, this.nonce);
+      if (mark) structural({ type: 'mark', mark, raw: this.pending }, i, false);
+      else plain(i);
     };
     let i = 0;
     while (i < chunk.length) {
@@ -98,50 +134,48 @@ export class MarkerTokenizer {
           i = chunk.length;
           break;
         }
-        flushText(esc);
+        seqStart = esc;
         this.state = State.Escape;
         this.pending = '\x1b';
         i = esc + 1;
-        textStart = i;
         continue;
       }
       const ch = chunk[i]!;
       i++;
       switch (this.state) {
         case State.Escape:
+          this.pending += ch;
           if (ch === ']') {
             this.state = State.Osc;
-            this.pending += ch;
             this.payload = '';
           } else if (ch === '[') {
             this.state = State.Csi;
-            this.pending += ch;
             this.payload = '';
           } else {
-            this.emitPending(tokens, ch); // ESC x: not ours, plain text for the text model
+            plain(i); // ESC x: not ours, plain text for the text model
           }
           break;
         case State.Osc:
-          if (ch === '\x07' || ch === '\x9c') this.endOsc(tokens, ch);
-          else if (ch === '\x1b') {
-            this.state = State.OscEscape;
-            this.pending += ch;
-          } else if (this.payload.length >= MAX_OSC) {
-            this.emitPending(tokens, ch);
-          } else {
-            this.pending += ch;
-            this.payload += ch;
-          }
+          this.pending += ch;
+          if (ch === '\x07' || ch === '\x9c') endOsc(i);
+          else if (ch === '\x1b') this.state = State.OscEscape;
+          else if (this.payload.length >= MAX_OSC) plain(i);
+          else this.payload += ch;
           break;
         case State.OscEscape:
           if (ch === '\\') {
-            this.pending = this.pending.slice(0, -1);
-            this.endOsc(tokens, '\x1b\\');
+            this.pending += ch;
+            endOsc(i);
           } else {
-            // ESC inside an OSC aborts it; the ESC starts a new sequence.
-            const aborted = this.pending.slice(0, -1);
-            tokens.push({ type: 'text', text: aborted });
+            // ESC inside an OSC aborts it; that ESC starts a new sequence.
+            const escAt = i - 2; // -1 when the ESC ended the previous chunk
+            if (seqStart < 0) {
+              tokens.push({ type: 'text', text: this.pending.slice(0, -1) });
+              textStart = Math.max(escAt, 0);
+            }
+            seqStart = escAt;
             this.pending = '\x1b';
+            this.payload = '';
             this.state = State.Escape;
             i--; // re-read `ch` in the Escape state
           }
@@ -150,39 +184,19 @@ export class MarkerTokenizer {
           this.pending += ch;
           if (ch >= '@' && ch <= '~') {
             const alt = ALT_SCREEN.exec(this.payload + ch);
-            if (alt) tokens.push({ type: 'alt', on: alt[1] === 'h' });
-            tokens.push({ type: 'text', text: this.pending });
-            this.reset();
+            if (alt) structural({ type: 'alt', on: alt[1] === 'h' }, i, true);
+            else plain(i);
           } else if (this.payload.length >= MAX_CSI) {
-            this.emitPending(tokens, '');
+            plain(i);
           } else {
             this.payload += ch;
           }
           break;
       }
-      textStart = i;
     }
     if (this.state === State.Ground) flushText(chunk.length);
+    else if (seqStart >= 0) flushText(seqStart); // the open sequence waits in `pending`
     return tokens;
-  }
-
-  private endOsc(tokens: Token[], terminator: string): void {
-    const raw = this.pending + terminator;
-    const mark = parseMarker(this.payload, this.nonce);
-    tokens.push(mark ? { type: 'mark', mark, raw } : { type: 'text', text: raw });
-    this.reset();
-  }
-
-  /** Not a sequence we track (or too long): hand the raw bytes on as text. */
-  private emitPending(tokens: Token[], extra: string): void {
-    tokens.push({ type: 'text', text: this.pending + extra });
-    this.reset();
-  }
-
-  private reset(): void {
-    this.state = State.Ground;
-    this.pending = '';
-    this.payload = '';
   }
 }
 

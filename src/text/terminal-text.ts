@@ -21,12 +21,15 @@ export type TerminalTextOptions = {
  * each) and becomes cells (parallel arrays, no object per character) only when something edits it
  * in place — a carriage-return overwrite, an erase, a cursor move back. Long outputs stay cheap.
  */
+const NO_CELLS: string[] = [];
+
 class Line {
   private runs: { text: string; style: string }[] | null = [];
   private runCells = 0;
   private runChars = 0;
-  private ch: string[] = [];
-  private st: string[] = [];
+  // Cell form only (allocated by toCells): most lines never need them.
+  private ch: string[] = NO_CELLS;
+  private st: string[] = NO_CELLS;
   /** Some cell carries a style: the ANSI rendering needs the slow path. */
   private styled = false;
 
@@ -53,6 +56,8 @@ class Line {
 
   private toCells(): void {
     if (!this.runs) return;
+    this.ch = [];
+    this.st = [];
     for (const run of this.runs) {
       for (const c of run.text) {
         this.ch.push(c);
@@ -67,8 +72,8 @@ class Line {
       this.runs = [];
       this.runCells = 0;
       this.runChars = 0;
-      this.ch = [];
-      this.st = [];
+      this.ch = NO_CELLS;
+      this.st = NO_CELLS;
       this.styled = false;
       return;
     }
