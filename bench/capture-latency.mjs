@@ -16,7 +16,7 @@ const KEYS = 200;
 async function run(viaSivtr) {
   const home = mkdtempSync(join(tmpdir(), 'sivtr-lat-'));
   writeFileSync(join(home, '.bashrc'), "PS1='READY$ '\nHISTFILE=/dev/null\n");
-  const env = { PATH: process.env.PATH, HOME: home, TERM: 'xterm-256color', LANG: 'C.UTF-8', INPUTRC: '/dev/null', SIVTR_DATA_DIR: join(home, 'data'), ...(process.env.SIVTR_RECORDER_WORKER ? { SIVTR_RECORDER_WORKER: '1' } : {}) };
+  const env = { PATH: process.env.PATH, HOME: home, TERM: 'xterm-256color', LANG: 'C.UTF-8', INPUTRC: '/dev/null', SIVTR_DATA_DIR: join(home, 'data'), ...(process.env.SIVTR_RECORDER_INLINE ? { SIVTR_RECORDER_INLINE: '1' } : {}) };
   const [file, args] = viaSivtr ? [process.execPath, [BIN, 'shell', 'bash']] : ['bash', ['-i']];
   const p = pty.spawn(file, args, { cols: 100, rows: 30, cwd: home, env, encoding: null });
   let text = '';

@@ -27,7 +27,7 @@ function makeFile(path, bytes) {
   return written;
 }
 
-const env = (home) => ({ PATH: process.env.PATH, HOME: home, TERM: 'xterm-256color', LANG: 'C.UTF-8', INPUTRC: '/dev/null', SIVTR_DATA_DIR: join(home, 'data'), ...(process.env.SIVTR_RECORDER_WORKER ? { SIVTR_RECORDER_WORKER: '1' } : {}) });
+const env = (home) => ({ PATH: process.env.PATH, HOME: home, TERM: 'xterm-256color', LANG: 'C.UTF-8', INPUTRC: '/dev/null', SIVTR_DATA_DIR: join(home, 'data'), ...(process.env.SIVTR_RECORDER_INLINE ? { SIVTR_RECORDER_INLINE: '1' } : {}) });
 
 /** Runs file/args on an outer PTY, discarding output; resolves with ms until exit. */
 function whole(file, args, home) {

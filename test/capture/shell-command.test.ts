@@ -43,11 +43,11 @@ describe.skipIf(!have('bash'))('sivtr shell bash', () => {
     }
   });
 
-  it('records the same with the recorder in a worker thread (SIVTR_RECORDER_WORKER=1)', async () => {
-    const tmp = tempDir('sivtr-shell-worker-');
+  it('records the same with the recorder inline instead of in a worker thread (SIVTR_RECORDER_INLINE=1)', async () => {
+    const tmp = tempDir('sivtr-shell-inline-');
     try {
       writeFileSync(join(tmp.path, '.bashrc'), `PS1='\\u$ '\nHISTFILE=/dev/null\n`);
-      const s = sivtrShell('bash', tmp.path, { SIVTR_RECORDER_WORKER: '1' });
+      const s = sivtrShell('bash', tmp.path, { SIVTR_RECORDER_INLINE: '1' });
       await s.ready();
       await s.run(`printf 'progress 10%%\\rprogress 100%%\\n'`);
       await s.run('seq 1 100000');
