@@ -49,5 +49,6 @@ export async function main(argv: string[]): Promise<number> {
   }
 }
 
-const code = await main(process.argv.slice(2));
-process.exitCode = code;
+void main(process.argv.slice(2)).then((code) => {
+  process.exitCode = code;
+});
