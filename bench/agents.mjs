@@ -7,11 +7,12 @@
 // Without --corpus a corpus is generated (bench/agents-corpus.mjs) into a temp dir and removed after.
 // Needs `npm run build` first (it runs dist/ through bin/sivtr.js like a user does).
 import { spawnSync } from 'node:child_process';
-import { createReadStream, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { build } from 'esbuild';
 import { generateCorpus } from './agents-corpus.mjs';
+import { median, plainParse } from './lib.mjs';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const BIN = join(ROOT, 'bin', 'sivtr.js');
@@ -30,10 +31,6 @@ function args() {
   return out;
 }
 
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
 
 function timeProcess(argv, env, cwd) {
   const t0 = process.hrtime.bigint();
@@ -50,23 +47,6 @@ function compareProcesses(commands, runs, env, cwd) {
   return times.map(median);
 }
 
-async function plainParse(paths) {
-  let lines = 0;
-  for (const path of paths) {
-    let rest = '';
-    for await (const chunk of createReadStream(path, { encoding: 'utf8', highWaterMark: 1 << 20 })) {
-      const parts = (rest + chunk).split('\n');
-      rest = parts.pop();
-      for (const line of parts) if (line) {
-        JSON.parse(line);
-        lines++;
-      }
-    }
-    if (rest) JSON.parse(rest);
-  }
-  return lines;
-}
-
 async function main() {
   const opts = args();
   let corpus = opts.corpus;
@@ -78,7 +58,7 @@ async function main() {
     const { bytes } = generateCorpus(corpus, opts);
     process.stderr.write(`corpus: ${opts.sessions} sessions, ${(bytes / 1048576).toFixed(0)} MB generated in ${((Date.now() - t0) / 1000).toFixed(1)} s\n`);
   }
-  if (!existsSync(join(ROOT, 'dist', 'sivtr.js'))) throw new Error('run `npm run build` first');
+  if (!existsSync(join(ROOT, 'dist', 'sivtr.cjs'))) throw new Error('run `npm run build` first');
   const dataDir = mkdtempSync(join(tmpdir(), 'sivtr-agents-bench-data-'));
   const env = { PATH: process.env.PATH, HOME: corpus, SIVTR_DATA_DIR: dataDir, SIVTR_CLIPBOARD: 'none', LANG: 'C.UTF-8' };
   const cwd = corpus;

@@ -1,5 +1,6 @@
 // Shared helpers for benchmarks: run a command N times, report the median wall time.
 import { spawnSync } from 'node:child_process';
+import { createReadStream } from 'node:fs';
 
 export function timeRuns(cmd, args, { runs = 15, env = process.env, cwd, input } = {}) {
   const times = [];
@@ -20,3 +21,21 @@ export function median(values) {
 }
 
 export const fmt = (ms) => `${ms.toFixed(1)} ms`;
+
+/** The limit for JavaScript: JSON.parse of every line of every file, streamed. */
+export async function plainParse(paths) {
+  let lines = 0;
+  for (const path of paths) {
+    let rest = '';
+    for await (const chunk of createReadStream(path, { encoding: 'utf8', highWaterMark: 1 << 20 })) {
+      const parts = (rest + chunk).split('\n');
+      rest = parts.pop();
+      for (const line of parts) if (line) {
+        JSON.parse(line);
+        lines++;
+      }
+    }
+    if (rest) JSON.parse(rest);
+  }
+  return lines;
+}

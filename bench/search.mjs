@@ -8,10 +8,11 @@
 // Usage: node bench/search.mjs [--corpus HOME] [--sessions N] [--mb M] [--runs R] [--cold-runs C]
 // Needs `npm run build` first (it runs bin/sivtr.js like a user does).
 import { spawnSync } from 'node:child_process';
-import { createReadStream, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { generateCorpus } from './agents-corpus.mjs';
+import { median, plainParse } from './lib.mjs';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const BIN = join(ROOT, 'bin', 'sivtr.js');
@@ -33,10 +34,6 @@ function args() {
   return out;
 }
 
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
 
 function run(argv, env, { allowFail = false } = {}) {
   const t0 = process.hrtime.bigint();
@@ -74,23 +71,6 @@ function jsonlFiles(dir, out = []) {
     else if (e.name.endsWith('.jsonl')) out.push(p);
   }
   return out;
-}
-
-async function plainParse(paths) {
-  let lines = 0;
-  for (const path of paths) {
-    let rest = '';
-    for await (const chunk of createReadStream(path, { encoding: 'utf8', highWaterMark: 1 << 20 })) {
-      const parts = (rest + chunk).split('\n');
-      rest = parts.pop();
-      for (const line of parts) if (line) {
-        JSON.parse(line);
-        lines++;
-      }
-    }
-    if (rest) JSON.parse(rest);
-  }
-  return lines;
 }
 
 const sizeOf = (paths) => paths.reduce((n, p) => n + statSync(p).size, 0);
