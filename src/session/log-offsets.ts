@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { isRecord, normaliseRaw, parseRawEntryLine, type RawEntry } from './entry.js';
 import { dataDir, type Env } from './paths.js';
 
-const VERSION = 1;
+const VERSION = 2;
 const PROBE = 4096;
 
 /**
@@ -22,18 +22,22 @@ export const spanIsRecord = (scan: LogScan, i: number): boolean => scan.spans[2 
 
 type CacheFile = { v: number; path: string; scannedTo: number; head: string; tail: string; skipped: number; spans: string };
 
-/** FNV-1a: enough to notice a rewritten log, and loading node:crypto would cost more than it. */
+/** FNV-1a, for the cache file's name only. */
 function fnv(bytes: Uint8Array, seed = 0x811c9dc5): number {
   let h = seed >>> 0;
   for (let i = 0; i < bytes.length; i++) h = Math.imul(h ^ bytes[i]!, 0x01000193) >>> 0;
   return h;
 }
 
-function probeHash(fd: number, from: number, to: number): string {
+/**
+ * The log's bytes in [from, to), kept verbatim (base64) to notice a rewritten log: comparing
+ * 8 KB natively is cheaper at start-up than hashing them in not-yet-optimised JavaScript.
+ */
+function probe(fd: number, from: number, to: number): string {
   const length = Math.max(0, to - from);
   const buf = Buffer.alloc(length);
   const n = length > 0 ? readSync(fd, buf, 0, length, from) : 0;
-  return `${n}:${fnv(buf.subarray(0, n)).toString(16)}`;
+  return buf.toString('base64', 0, n);
 }
 
 function cachePath(logPath: string, env: Env): string {
@@ -104,8 +108,8 @@ export function scanLogOffsets(logPath: string, env: Env): LogScan {
     if (
       cached &&
       cached.scannedTo <= size &&
-      cached.head === probeHash(fd, 0, Math.min(PROBE, cached.scannedTo)) &&
-      cached.tail === probeHash(fd, Math.max(0, cached.scannedTo - PROBE), cached.scannedTo)
+      cached.head === probe(fd, 0, Math.min(PROBE, cached.scannedTo)) &&
+      cached.tail === probe(fd, Math.max(0, cached.scannedTo - PROBE), cached.scannedTo)
     ) {
       known = decodeSpans(cached.spans);
       counts.skipped = cached.skipped;
@@ -124,8 +128,8 @@ export function scanLogOffsets(logPath: string, env: Env): LogScan {
         v: VERSION,
         path: logPath,
         scannedTo,
-        head: probeHash(fd, 0, Math.min(PROBE, scannedTo)),
-        tail: probeHash(fd, Math.max(0, scannedTo - PROBE), scannedTo),
+        head: probe(fd, 0, Math.min(PROBE, scannedTo)),
+        tail: probe(fd, Math.max(0, scannedTo - PROBE), scannedTo),
         skipped: counts.skipped,
         spans: encodeSpans(whole),
       });
