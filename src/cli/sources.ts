@@ -5,4 +5,4 @@ import { historySource } from '../store/history-source.js';
 
 registerSource(historySource);
 
-export { allSources, getSource, isSourceName, sourceNames } from '../memory/sources.js';
+export { getSource, isSourceName, sourceNames } from '../memory/sources.js';

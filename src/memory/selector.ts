@@ -5,10 +5,6 @@ export type Recency = { from: number; to: number }; // 1-based recency, from <= 
 
 const POSITIVE = /^[1-9]\d*$/;
 
-export function isSelector(text: string): boolean {
-  return /^\d+(\.\.\d+)?$/.test(text) || /^-?\d*\.\.-?\d*$/.test(text) || /^-\d+$/.test(text);
-}
-
 export function parseRecency(text: string | undefined): Recency {
   if (text === undefined || text === '') return { from: 1, to: 1 };
   const range = text.split('..');

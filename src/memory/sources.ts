@@ -28,7 +28,3 @@ export function getSource(name: string): Source {
   if (provider) return agentSource(provider);
   throw new SivtrError(`unknown source "${name}"`, `use one of: ${sourceNames().join(', ')}`);
 }
-
-export function allSources(): Source[] {
-  return [...builtIn, ...allProviders().map((p) => agentSource(p))];
-}
