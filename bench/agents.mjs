@@ -12,23 +12,13 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { build } from 'esbuild';
 import { generateCorpus } from './agents-corpus.mjs';
-import { median, plainParse } from './lib.mjs';
+import { median, numericArgs, plainParse } from './lib.mjs';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const BIN = join(ROOT, 'bin', 'sivtr.js');
 
 function args() {
-  const out = { corpus: undefined, sessions: 1000, mb: 1024, runs: 10 };
-  const argv = process.argv.slice(2);
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i];
-    if (a === '--corpus') out.corpus = argv[++i];
-    else if (a === '--sessions') out.sessions = Number(argv[++i]);
-    else if (a === '--mb') out.mb = Number(argv[++i]);
-    else if (a === '--runs') out.runs = Number(argv[++i]);
-    else throw new Error(`unknown argument ${a}`);
-  }
-  return out;
+  return numericArgs({ corpus: undefined, sessions: 1000, mb: 1024, runs: 10 });
 }
 
 

@@ -1,6 +1,7 @@
 // Shared helpers for benchmarks: run a command N times, report the median wall time.
 import { spawnSync } from 'node:child_process';
 import { createReadStream } from 'node:fs';
+import { parseArgs } from 'node:util';
 
 export function timeRuns(cmd, args, { runs = 15, env = process.env, cwd, input } = {}) {
   const times = [];
@@ -38,4 +39,13 @@ export async function plainParse(paths) {
     if (rest) JSON.parse(rest);
   }
   return lines;
+}
+
+/** `--name value` options over `defaults`: numbers where the default is a number (or absent), `--corpus` a path. */
+export function numericArgs(defaults) {
+  const options = Object.fromEntries(Object.keys(defaults).map((k) => [k, { type: 'string' }]));
+  const { values } = parseArgs({ options, strict: true });
+  const out = { ...defaults };
+  for (const [k, v] of Object.entries(values)) out[k] = k === 'corpus' ? v : Number(v);
+  return out;
 }
