@@ -4,7 +4,7 @@ import { SivtrError } from '../../errors.js';
 import { filterLines } from '../../memory/lines.js';
 import { AGENT_MODES, pickAgent, pickTerminal, TERMINAL_MODES, type AgentMode, type Picked } from '../../memory/pick.js';
 import { parseRecency } from '../../memory/selector.js';
-import { getSource, isSourceName } from '../sources.js';
+import { getSource, isSourceName, sourceNames } from '../sources.js';
 import { deliver } from '../deliver.js';
 import type { CommandSpec, ParsedArgs } from '../spec.js';
 import { listOptions, str } from './common.js';
@@ -44,6 +44,10 @@ async function pickFor(args: ParsedArgs): Promise<Picked> {
   }
   if (words[0] === 'terminal') words.shift();
   const mode = words[0] !== undefined && words[0] in TERMINAL_MODES ? words.shift()! : undefined;
+  if (mode === undefined && words[0] !== undefined && /^[a-z][\w-]*$/i.test(words[0])) {
+    // A word where a mode or a provider goes: most likely a provider name mistyped.
+    throw new SivtrError(`unknown mode or source "${words[0]}"`, `use in, out or cmd, or a source: ${sourceNames().filter((n) => n !== 'terminal').join(', ')}`);
+  }
   if (words.length > 1) throw new SivtrError(`unexpected "${words.slice(1).join(' ')}"`, 'usage: sivtr copy [in|out|cmd] [SELECTOR]');
   if (args.session !== undefined) throw new SivtrError('--session is for agent sources', 'use a ref such as `sivtr show terminal/<id>/3` for another terminal');
   const recency = parseRecency(words[0]);
