@@ -8,6 +8,7 @@ import { newJsonlStats, readJsonl } from '../session/jsonl.js';
 import {
   expandHome, headRecords, homeOf, imagePlaceholder, isInjectedText, isObject, labelToolOutputs, prettyArgs,
   pushBlock, reportSkipped, str, summariesInFolders, tailRecords, titleFrom, toIso,
+  joinContent,
 } from './common.js';
 import type { AgentSession, Block, DiscoverOptions, Provider, SessionSummary } from './types.js';
 
@@ -58,15 +59,13 @@ function classifyUserText(text: string): UserText {
 }
 
 function toolResultText(content: unknown): string {
-  if (typeof content === 'string') return content;
-  if (!Array.isArray(content)) return '';
-  const parts: string[] = [];
-  for (const item of content) {
-    if (typeof item === 'string') parts.push(item);
-    else if (isObject(item) && item.type === 'text') parts.push(str(item.text) ?? '');
-    else if (isObject(item) && item.type === 'image') parts.push(imagePlaceholder(str((item.source as Rec | undefined)?.media_type), (item.source as Rec | undefined)?.data));
-  }
-  return parts.join('\n');
+  return joinContent(content, (item) => {
+    if (typeof item === 'string') return item;
+    if (!isObject(item)) return undefined;
+    if (item.type === 'text') return str(item.text) ?? '';
+    const source = item.source as Rec | undefined;
+    return item.type === 'image' ? imagePlaceholder(str(source?.media_type), source?.data) : undefined;
+  });
 }
 
 /** Blocks of one user/assistant record, plus whether it is a slash command or its stdout. */

@@ -6,8 +6,9 @@ import { warn } from '../errors.js';
 import { jsonlLines, newJsonlStats, parseJsonlLine, type JsonlStats } from '../session/jsonl.js';
 import { withDecompressed, zstdHead } from './zstd.js';
 import {
-  expandHome, headRecords, homeOf, imagePlaceholder, isInjectedText, isObject, labelToolOutputs, prettyArgs,
+  expandHome, homeOf, imagePlaceholder, isInjectedText, isObject, labelToolOutputs, prettyArgs,
   pushBlock, readDirQuiet, UnreadableFiles, readRange, reportSkipped, statOrUndefined, str, tailRecords, titleFrom, toIso,
+  joinContent,
 } from './common.js';
 import type { AgentSession, Block, DiscoverOptions, Provider, SessionSummary } from './types.js';
 
@@ -48,19 +49,14 @@ function realUserText(text: string): string | undefined {
 }
 
 function contentText(content: unknown): string {
-  if (typeof content === 'string') return content;
-  if (!Array.isArray(content)) return '';
-  const parts: string[] = [];
-  for (const item of content) {
-    if (!isObject(item)) continue;
-    if (typeof item.text === 'string') parts.push(item.text);
-    else if (item.type === 'input_image' || item.type === 'image') {
-      const url = str(item.image_url) ?? '';
-      const mime = /^data:([^;,]+)/.exec(url)?.[1];
-      parts.push(imagePlaceholder(mime, url.includes(',') ? url.slice(url.indexOf(',') + 1) : undefined));
-    }
-  }
-  return parts.join('\n');
+  return joinContent(content, (item) => {
+    if (!isObject(item)) return undefined;
+    if (typeof item.text === 'string') return item.text;
+    if (item.type !== 'input_image' && item.type !== 'image') return undefined;
+    const url = str(item.image_url) ?? '';
+    const mime = /^data:([^;,]+)/.exec(url)?.[1];
+    return imagePlaceholder(mime, url.includes(',') ? url.slice(url.indexOf(',') + 1) : undefined);
+  });
 }
 
 const stripCitation = (text: string): string => text.replace(/<oai-mem-citation>[\s\S]*?<\/oai-mem-citation>\s*$/, '');

@@ -242,3 +242,18 @@ export function* summariesInFolders(root: string, what: string, accept: (name: s
   }
   unreadable.report(what, warn);
 }
+
+/**
+ * Message content as providers store it: a string, or an array of parts. Each part becomes text
+ * through `partText` (undefined skips it); the texts are joined by newlines.
+ */
+export function joinContent(content: unknown, partText: (part: unknown) => string | undefined): string {
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return '';
+  const texts: string[] = [];
+  for (const part of content) {
+    const text = partText(part);
+    if (text !== undefined) texts.push(text);
+  }
+  return texts.join('\n');
+}

@@ -7,6 +7,7 @@ import { newJsonlStats, readJsonl } from '../session/jsonl.js';
 import {
   expandHome, headRecords, homeOf, imagePlaceholder, isObject, labelToolOutputs, prettyArgs, pushBlock,
   reportSkipped, str, summariesInFolders, tailRecords, titleFrom, toIso,
+  joinContent,
 } from './common.js';
 import type { AgentSession, Block, DiscoverOptions, Provider, SessionSummary } from './types.js';
 
@@ -20,15 +21,11 @@ export function piAgentDir(env: NodeJS.ProcessEnv): string {
 }
 
 function contentText(content: unknown): string {
-  if (typeof content === 'string') return content;
-  if (!Array.isArray(content)) return '';
-  const parts: string[] = [];
-  for (const item of content) {
-    if (!isObject(item)) continue;
-    if (item.type === 'text' && typeof item.text === 'string') parts.push(item.text);
-    else if (item.type === 'image') parts.push(imagePlaceholder(str(item.mimeType), item.data));
-  }
-  return parts.join('\n');
+  return joinContent(content, (item) => {
+    if (!isObject(item)) return undefined;
+    if (item.type === 'text' && typeof item.text === 'string') return item.text;
+    return item.type === 'image' ? imagePlaceholder(str(item.mimeType), item.data) : undefined;
+  });
 }
 
 /** `/skill:name args` arrives as `<skill name="…">…</skill>` before the user's text. */
