@@ -4,10 +4,9 @@ import { basename } from 'node:path';
 import { allProviders } from '../agents/registry.js';
 import { SivtrError } from '../errors.js';
 import { parseEntryLine } from '../session/entry.js';
-import { loadLog } from '../session/log.js';
 import { sessionUnits } from './agent-units.js';
 import { displayIds } from './display-id.js';
-import { entriesToUnits } from './terminal-source.js';
+import { logUnits } from './terminal-source.js';
 import type { OpenedSession } from './types.js';
 
 function readHead(path: string, bytes = 64 * 1024): string {
@@ -31,8 +30,7 @@ export async function importFile(path: string, env: NodeJS.ProcessEnv): Promise<
   if (isEntryLog(head)) {
     const id = basename(path).replace(/\.jsonl$/, '');
     const displayId = displayIds([id]).get(id)!;
-    const { entries } = loadLog(path);
-    const units = entriesToUnits(entries, displayId);
+    const units = logUnits(path, displayId, env);
     return { info: { source: 'terminal', id, displayId, location: path, units: units.length }, units };
   }
   for (const provider of allProviders()) {

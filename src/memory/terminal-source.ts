@@ -2,9 +2,9 @@
 // p1 prompt, p2 command, p3 output.
 import { basename } from 'node:path';
 import { SivtrError } from '../errors.js';
-import { isRecord, normaliseRaw, type RawEntry, type SessionEntry } from '../session/entry.js';
+import { normaliseRaw, type SessionEntry } from '../session/entry.js';
 import { currentTerminalLog, listTerminalLogs, scanLogSpans, type TerminalLogInfo } from '../session/log.js';
-import { readSpan, spanCount, spanIsRecord, type LogScan } from '../session/log-offsets.js';
+import { readSpan, recordCount, spanCount, spanIsRecord, type LogScan } from '../session/log-offsets.js';
 import { displayIds, matchId } from './display-id.js';
 import { formatRef } from './ref.js';
 import type { ListOptions, OpenedSession, Part, SessionInfo, Source, Unit } from './types.js';
@@ -37,15 +37,6 @@ function withMetadata(unit: Unit, entry: Pick<SessionEntry, 'ended_at' | 'cwd' |
 export function entryToUnit(entry: SessionEntry, index: number, session: string): Unit {
   const unit: Unit = { ref: formatRef('terminal', session, index), source: 'terminal', session, index, parts: partsOf(entry), title: titleOf(entry) };
   return withMetadata(unit, entry);
-}
-
-/** Records of a log as units; non-record entries keep their position but are not units. */
-export function entriesToUnits(entries: readonly SessionEntry[], session: string): Unit[] {
-  const units: Unit[] = [];
-  entries.forEach((entry, i) => {
-    if (isRecord(entry)) units.push(entryToUnit(entry, i + 1, session));
-  });
-  return units;
 }
 
 /** A record read from its log only when its text or metadata is asked for. */
@@ -125,6 +116,15 @@ function lazyArray<T extends object>(length: number, make: (index: number) => T)
   });
 }
 
+/** Records in a log from its offsets cache; an unreadable log is listed without a count. */
+function recordCountOrUndefined(path: string, env: NodeJS.ProcessEnv): number | undefined {
+  try {
+    return recordCount(path, env);
+  } catch {
+    return undefined;
+  }
+}
+
 function infoFor(log: { id: string; path: string; mtimeMs?: number }, displayId: string, units?: number): SessionInfo {
   const info: SessionInfo = { source: 'terminal', id: log.id, displayId, location: log.path };
   if (log.mtimeMs !== undefined) info.updatedAt = new Date(log.mtimeMs).toISOString();
@@ -138,7 +138,7 @@ export const terminalSource: Source = {
   async list(opts: ListOptions): Promise<SessionInfo[]> {
     const logs = listTerminalLogs(opts.env);
     const ids = displayIds(logs.map((l) => l.id));
-    return logs.map((log) => infoFor(log, ids.get(log.id)!));
+    return logs.map((log) => infoFor(log, ids.get(log.id)!, recordCountOrUndefined(log.path, opts.env)));
   },
 
   async open(key: string, opts: ListOptions): Promise<OpenedSession> {

@@ -1,13 +1,12 @@
 // sivtr sessions [SOURCE] [--global] [--json] [--limit N] — sessions newest first, from one
 // source (terminal or a provider) or from all of them.
-import { readdirSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { findProvider, allProviders } from '../../agents/registry.js';
 import type { Provider } from '../../agents/types.js';
 import { SivtrError, warn } from '../../errors.js';
 import { listWithTurns } from '../../memory/agent-source.js';
 import type { ListOptions, SessionInfo } from '../../memory/types.js';
-import { terminalsDir } from '../../session/paths.js';
+import { getSource } from '../sources.js';
 import type { CommandSpec, ParsedArgs } from '../spec.js';
 import { listOptions, str } from './common.js';
 
@@ -27,28 +26,8 @@ export const spec: CommandSpec = {
   ],
 };
 
-/** Whether any terminal log exists; checked first so agent-only users never load the terminal model. */
-function hasTerminalLogs(env: NodeJS.ProcessEnv): boolean {
-  try {
-    return readdirSync(terminalsDir(env)).some((name) => name.endsWith('.jsonl'));
-  } catch {
-    return false;
-  }
-}
-
-// The terminal side loads lazily: listing one provider should not pay for the terminal model.
 async function terminalSessions(opts: ListOptions, limit: number | undefined): Promise<SessionInfo[]> {
-  if (!hasTerminalLogs(opts.env)) return [];
-  const [{ getSource }, { recordCount }] = await Promise.all([import('../sources.js'), import('../../session/log-offsets.js')]);
-  const logs = (await getSource('terminal').list(opts)).slice(0, limit ?? Infinity);
-  for (const info of logs) {
-    try {
-      info.units ??= recordCount(info.location, opts.env);
-    } catch {
-      // unreadable log: listed without a count
-    }
-  }
-  return logs;
+  return (await getSource('terminal').list(opts)).slice(0, limit ?? Infinity);
 }
 
 async function providerSessions(provider: Provider, opts: ListOptions, limit: number | undefined): Promise<SessionInfo[]> {
@@ -98,7 +77,6 @@ export async function run(args: ParsedArgs): Promise<number> {
     if (provider) sessions = await providerSessions(provider, opts, limit);
     else {
       // Other sources (captured history) list themselves; getSource names the known ones if not.
-      const { getSource } = await import('../sources.js');
       sessions = await getSource(source).list(opts);
     }
   }
