@@ -78,7 +78,7 @@ describe('copy on terminal records', () => {
     expect(r).toMatchObject({ code: 0, stdout: '' });
   });
 
-  it('confirms on stderr when the clipboard is used', () => {
+  it('without a clipboard or terminal, fails pointing at --print, and --print only warns', () => {
     const r = runCli(['copy', 'out', '3'], { env: { ...env, SIVTR_CLIPBOARD: 'osc52' } });
     // No terminal is attached to a spawned test process: OSC 52 cannot be delivered.
     expect(r.code).toBe(1);

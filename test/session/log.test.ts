@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { makeEntry } from '../../src/session/entry.js';
 import { appendEntry, currentTerminalLog, loadLog } from '../../src/session/log.js';
-import { configFile, dataDir, historyDbForRead, terminalLogPath } from '../../src/session/paths.js';
+import { configDir, configFile, dataDir, historyDbForRead, terminalLogPath } from '../../src/session/paths.js';
 import { tempDir } from '../helpers/cli.js';
 
 let tmp: ReturnType<typeof tempDir>;
@@ -97,6 +97,13 @@ describe('paths', () => {
     expect(dataDir({ HOME: '/h' }, 'linux')).toBe('/h/.local/state/sivtr');
     expect(dataDir({ HOME: '/h' }, 'darwin')).toBe('/h/Library/Application Support/sivtr');
     expect(dataDir({ APPDATA: 'C:/Users/u/AppData/Roaming', HOME: '/h' }, 'win32')).toMatch(/Roaming[\\/]sivtr$/);
+  });
+
+  it('honours SIVTR_CONFIG_DIR, then XDG_CONFIG_HOME, then ~/.config; macOS and Windows use the data root', () => {
+    expect(configDir({ SIVTR_CONFIG_DIR: '/c', XDG_CONFIG_HOME: '/x', HOME: '/h' }, 'linux')).toBe('/c');
+    expect(configDir({ XDG_CONFIG_HOME: '/x', HOME: '/h' }, 'linux')).toBe('/x/sivtr');
+    expect(configDir({ HOME: '/h' }, 'linux')).toBe('/h/.config/sivtr');
+    expect(configDir({ HOME: '/h' }, 'darwin')).toBe('/h/Library/Application Support/sivtr');
   });
 
   it('falls back to legacy sift config and history only when the current files are absent', () => {

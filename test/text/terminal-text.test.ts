@@ -3,7 +3,6 @@ import { describe, expect, it } from 'vitest';
 import { renderTerminalText, TerminalText } from '../../src/text/terminal-text.js';
 
 const plain = (raw: string) => renderTerminalText(raw).plain;
-const ansi = (raw: string) => renderTerminalText(raw).ansi;
 
 describe('terminal text model', () => {
   it('turns CRLF into LF', () => {
