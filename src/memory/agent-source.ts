@@ -48,6 +48,16 @@ function describeCandidate(s: SessionSummary): string {
   return `${s.id}${s.title ? ` (${s.title})` : ''}`;
 }
 
+/**
+ * The sessions `current` and `--session N` count in, one rule for both: this workspace's,
+ * newest first, or every session when the workspace has none (or with --global).
+ */
+function countedSessions(all: SessionSummary[], opts: ListOptions): SessionSummary[] {
+  if (opts.global) return all;
+  const here = inWorkspace(all, opts.cwd);
+  return here.length > 0 ? here : all;
+}
+
 /** `current`, an index, an id or a unique prefix → the session summary it names. */
 function choose(provider: Provider, listing: Listing, key: string, opts: ListOptions): SessionSummary {
   const all = listing.summaries;
@@ -57,13 +67,14 @@ function choose(provider: Provider, listing: Listing, key: string, opts: ListOpt
       const hinted = all.find((s) => s.id === hint || s.aliases?.includes(hint)) ?? all.find((s) => s.location.includes(hint));
       if (hinted) return hinted;
     }
-    const chosen = inWorkspace(all, opts.cwd)[0] ?? all[0];
-    if (!chosen) throw noSessions(provider, opts.env);
-    return chosen;
+  }
+  const listed = countedSessions(all, opts);
+  if (key === 'current') {
+    if (!listed[0]) throw noSessions(provider, opts.env);
+    return listed[0];
   }
   // A small number is the Nth newest (`--session 2`); ids are hex, so a number that is not a
   // valid index may still be an id prefix (`0196`), tried below.
-  const listed = opts.global ? all : inWorkspace(all, opts.cwd);
   const asIndex = /^\d{1,4}$/.test(key) ? Number(key) : undefined;
   if (asIndex !== undefined && !key.startsWith('0') && asIndex <= listed.length) return listed[asIndex - 1]!;
   const exact = all.filter((s) => s.id === key || s.aliases?.includes(key));
@@ -77,8 +88,9 @@ function choose(provider: Provider, listing: Listing, key: string, opts: ListOpt
   if (all.length === 0) throw noSessions(provider, opts.env);
   if (asIndex !== undefined) {
     if (asIndex < 1) throw new SivtrError(`session index ${key} is out of range`, 'indices start at 1 (1 = newest)');
-    if (listed.length === 0) throw new SivtrError(`no ${provider.name} sessions in this workspace`, `list every workspace with \`sivtr sessions ${provider.name} --global\``);
-    throw new SivtrError(`only ${listed.length} ${provider.name} session(s) here, not ${asIndex}`, `list them with \`sivtr sessions ${provider.name}\``);
+    const here = listed === all ? '' : ' in this workspace';
+    const noun = `${provider.name} session${listed.length === 1 ? '' : 's'}`;
+    throw new SivtrError(`only ${listed.length} ${noun}${here}, not ${asIndex}`, `list them with \`sivtr sessions ${provider.name}${listed === all ? ' --global' : ''}\``);
   }
   throw new SivtrError(`no ${provider.name} session "${key}"`, `list them with \`sivtr sessions ${provider.name} --global\``);
 }

@@ -165,7 +165,17 @@ describe('claude: which session', () => {
     expect(copy(['out', '--session', OTHER]).stdout).toBe('MIT.\n');
     const far = copy(['out', '--session', '3']);
     expect(far.code).toBe(1);
-    expect(far.stderr).toContain('only 2 claude session(s)');
+    expect(far.stderr).toContain('only 2 claude sessions in this workspace, not 3');
+  });
+
+  it('--session N follows the rule plain copy follows: the workspace first, every session when it has none', () => {
+    const legacy = join(h.work, 'legacy'); // no Claude session was run here
+    expect(copy(['out', '--session', '1'], legacy).stdout).toBe(copy(['out'], legacy).stdout);
+    expect(copy(['out', '--session', '1'], legacy).stdout).toBe('Fixed: the parser now keeps the offset.\n');
+    expect(copy(['out', '--session', '2'], legacy).stdout).toBe('MIT.\n'); // second newest of all four
+    const far = copy(['out', '--session', '5'], legacy);
+    expect(far.code).toBe(1);
+    expect(far.stderr).toBe('sivtr: only 4 claude sessions, not 5 — list them with `sivtr sessions claude --global`\n');
   });
 
   it('an ambiguous prefix lists the candidates; an unknown one says so', () => {
