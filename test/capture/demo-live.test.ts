@@ -20,4 +20,18 @@ describe.skipIf(!have('bash'))('sivtr demo on a live recording', () => {
       tmp.cleanup();
     }
   });
+
+  it('with SIVTR_DISABLE=1 says recording is disabled instead of waiting for prompts, and tours the bundled recording', () => {
+    const tmp = tempDir('sivtr-demo-disabled-');
+    try {
+      const r = runCli(['demo'], { env: cleanEnv(tmp.path, { SIVTR_DISABLE: '1' }) });
+      expect(r.code).toBe(0);
+      expect(r.stdout).toMatch(/^sivtr demo — recording is disabled \(SIVTR_DISABLE is set; unset it for a live session\): touring a bundled recording instead$/m);
+      expect(r.stdout).not.toContain('node-pty');
+      expect(r.stdout).not.toContain('recording a live bash session');
+      expect(r.stdout).toContain('$ sivtr copy out 2 --print');
+    } finally {
+      tmp.cleanup();
+    }
+  });
 });

@@ -34,15 +34,16 @@ const LIVE_COMMANDS = ['cat greeting.txt', './check.sh', 'NAME=Ada ./check.sh'];
 
 /**
  * Runs a real bash under `sivtr shell` on a PTY, types LIVE_COMMANDS, and leaves its log in
- * `<data>/terminals`. The user sees the session as it happens. False when it cannot run here.
+ * `<data>/terminals`. The user sees the session as it happens. Says why when it cannot run here.
  */
-async function recordLiveSession(root: string, data: string, env: NodeJS.ProcessEnv): Promise<boolean> {
+async function recordLiveSession(root: string, data: string, env: NodeJS.ProcessEnv): Promise<{ ok: true } | { ok: false; why: string }> {
+  const unavailable = { ok: false, why: 'bash or node-pty is not available here' } as const;
   let pty: typeof import('node-pty');
   try {
     const mod = (await import('node-pty')) as typeof import('node-pty') & { default?: typeof import('node-pty') };
     pty = typeof mod.spawn === 'function' ? mod : mod.default!;
   } catch {
-    return false;
+    return unavailable;
   }
   const home = join(data, 'home');
   const work = join(data, 'app');
@@ -78,7 +79,7 @@ async function recordLiveSession(root: string, data: string, env: NodeJS.Process
       encoding: null,
     } as import('node-pty').IPtyForkOptions);
   } catch {
-    return false;
+    return unavailable;
   }
   const live = process.stdout.isTTY === true;
   // Each prompt carries the recorder's B marker; count them, also when one is split across reads.
@@ -117,7 +118,7 @@ async function recordLiveSession(root: string, data: string, env: NodeJS.Process
   await exited;
   clearTimeout(timer);
   if (live) process.stdout.write('\n');
-  return ok;
+  return ok ? { ok: true } : { ok: false, why: 'the live bash session did not answer in time' };
 }
 
 export async function run(args: ParsedArgs): Promise<number> {
@@ -130,9 +131,17 @@ export async function run(args: ParsedArgs): Promise<number> {
     delete env.SIVTR_TERMINAL_ID;
     delete env.SIVTR_PTY_PROXY;
     delete env.SIVTR_NONCE;
-    process.stdout.write(`sivtr demo — recording a live bash session in ${data}\n`);
-    if (!(await recordLiveSession(root, data, env))) {
-      process.stdout.write('(bash or node-pty is not available here: touring a bundled recording instead)\n');
+    // The kill switch turns `sivtr shell` into a plain passthrough with no markers: a live session
+    // would wait for prompts that never come. Say so at once and tour the bundled recording.
+    let live: Awaited<ReturnType<typeof recordLiveSession>>;
+    if (process.env.SIVTR_DISABLE) {
+      live = { ok: false, why: 'recording is disabled (SIVTR_DISABLE is set; unset it for a live session)' };
+    } else {
+      process.stdout.write(`sivtr demo — recording a live bash session in ${data}\n`);
+      live = await recordLiveSession(root, data, env);
+    }
+    if (!live.ok) {
+      process.stdout.write(`sivtr demo — ${live.why}: touring a bundled recording instead\n`);
       copyFileSync(join(root, 'fixtures', 'demo', 'terminal.jsonl'), join(data, 'terminals', 'demo.jsonl'));
     }
     // Agent transcripts are read in place from the bundled fixtures, never modified.
