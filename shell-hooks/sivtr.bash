@@ -170,14 +170,17 @@ __sivtr_append() { # status
     ended=",\"ended_at\":\"${t:0:19}${t:19:3}:${t:22:2}\""
   fi
   local line
-  printf -v line '{"prompt":"%s","command":"%s","output":"","cwd":"%s"%s%s,"exit_code":%d}' "$p" "$c" "$d" "$ended" "$dur" "$1"
+  # A newline before the entry as well as after it: text that reached the log without its newline
+  # (an editor, a write cut short) becomes a line of its own instead of swallowing this entry.
+  # Readers skip the blank line; seeing the last byte would take a fork.
+  printf -v line '\n{"prompt":"%s","command":"%s","output":"","cwd":"%s"%s%s,"exit_code":%d}\n' "$p" "$c" "$d" "$ended" "$dur" "$1"
   if [[ -e $__sivtr_log ]]; then
-    printf '%s\n' "$line" >> "$__sivtr_log" 2>/dev/null
+    printf '%s' "$line" >> "$__sivtr_log" 2>/dev/null
   else
     # First line of this session: a private file in a private directory.
     builtin umask 077
     [[ -d $__sivtr_data/terminals ]] || (mkdir -p "$__sivtr_data/terminals") 2>/dev/null
-    printf '%s\n' "$line" >> "$__sivtr_log" 2>/dev/null
+    printf '%s' "$line" >> "$__sivtr_log" 2>/dev/null
     builtin umask "$__sivtr_umask"
   fi
 }

@@ -82,6 +82,14 @@ function global:__SivtrAppend([string]$command, [int]$exitCode, $durationMs) {
     $entry.exit_code = $exitCode
     $line = ($entry | ConvertTo-Json -Compress) + "`n"
     $new = -not (Test-Path -LiteralPath $global:__SivtrLog)
+    if (-not $new) {
+      # Text that reached the log without its newline (an editor, a write cut short) must not
+      # swallow this entry: end that line first.
+      $fs = [IO.File]::Open($global:__SivtrLog, [IO.FileMode]::Open, [IO.FileAccess]::Read, [IO.FileShare]::ReadWrite)
+      try {
+        if ($fs.Length -gt 0) { [void]$fs.Seek(-1, [IO.SeekOrigin]::End); if ($fs.ReadByte() -ne 10) { $line = "`n" + $line } }
+      } finally { $fs.Dispose() }
+    }
     # UTF-8 without BOM in every .NET; never Out-File / Add-Content (UTF-16 / ANSI in 5.1).
     [IO.File]::AppendAllText($global:__SivtrLog, $line)
     if ($new -and $PSVersionTable.PSVersion.Major -ge 7 -and -not $IsWindows) {

@@ -110,7 +110,9 @@ __sivtr_append() { # status
   fi
   builtin umask 077
   [[ -d $__sivtr_data/terminals ]] || (mkdir -p "$__sivtr_data/terminals") 2>/dev/null
-  builtin printf '{"prompt":"%s","command":"%s","output":"","cwd":"%s"%s%s,"exit_code":%d}\n' \
+  # A newline before the entry as well as after it: text that reached the log without its newline
+  # (an editor, a write cut short) becomes a line of its own instead of swallowing this entry.
+  builtin printf '\n{"prompt":"%s","command":"%s","output":"","cwd":"%s"%s%s,"exit_code":%d}\n' \
     "$p" "$c" "$d" "$ended" "$dur" "$1" >> "$__sivtr_log" 2>/dev/null
   builtin umask "$__sivtr_umask"
 }

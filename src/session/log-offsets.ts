@@ -2,7 +2,7 @@
 // `sivtr copy` re-validates only what was appended since the last run instead of the whole log.
 // The cache is keyed by the log's path and trusted only while the log's head and the bytes just
 // before the cached end are unchanged; anything else triggers a full rescan, with the same result.
-import { closeSync, fstatSync, mkdirSync, openSync, readFileSync, readSync, renameSync, writeFileSync } from 'node:fs';
+import { closeSync, fstatSync, mkdirSync, openSync, readFileSync, readSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { isRecord, normaliseRaw, parseRawEntryLine, type RawEntry } from './entry.js';
 import { dataDir, type Env } from './paths.js';
@@ -164,4 +164,13 @@ export function recordCount(logPath: string, env: Env): number {
   let n = 0;
   for (let i = 0; i < spanCount(scan); i++) if (spanIsRecord(scan, i)) n++;
   return n;
+}
+
+/** Drops the cached offsets of a log whose lines were changed in place (salvage). */
+export function forgetLogOffsets(logPath: string, env: Env = process.env): void {
+  try {
+    rmSync(cachePath(logPath, env), { force: true });
+  } catch {
+    // A cache that cannot be removed is re-validated by its probes; at worst a stale count.
+  }
 }

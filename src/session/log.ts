@@ -1,11 +1,12 @@
-// Terminal logs: one JSONL SessionEntry per line. Loading tolerates anything; appending to a log
-// that holds unreadable lines first saves the original and rewrites the valid entries, so a
-// corrupt or legacy log never blocks recording and never loses a line.
-import { chmodSync, closeSync, copyFileSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, statSync, writeSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+// Terminal logs: one JSONL SessionEntry per line. Loading tolerates anything; unreadable lines
+// are salvaged (the original kept beside the log, the lines blanked) by the next append or the
+// next reader, so a corrupt or legacy log never blocks recording and never loses a line.
+import { closeSync, existsSync, fchmodSync, fstatSync, mkdirSync, openSync, readdirSync, readFileSync, statSync, writeSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { SivtrError, warn } from '../errors.js';
 import { normaliseRaw, parseRawEntryLine, serializeEntry, type RawEntry, type SessionEntry } from './entry.js';
-import { scanLogOffsets, type LogScan } from './log-offsets.js';
+import { forgetLogOffsets, scanLogOffsets, type LogScan } from './log-offsets.js';
+import { blankRanges, keepOriginal, readBytes, salvageDamagedLines, salvageMessage, unreadableLines } from './log-salvage.js';
 import { terminalLogPath, terminalsDir, type Env } from './paths.js';
 
 export type LoadedLog = { path: string; entries: SessionEntry[]; skipped: number };
@@ -50,16 +51,36 @@ function readLogText(path: string): string {
   }
 }
 
-/** Valid entry spans of a log (cached offsets), warning about unreadable lines. */
+/**
+ * Valid entry spans of a log (cached offsets). Unreadable lines are salvaged once, said once; only
+ * what cannot be salvaged (the log is read-only, or its last line is still being written) warns on.
+ */
 export function scanLogSpans(path: string, env: Env = process.env): LogScan {
   let scan: LogScan;
   try {
     scan = scanLogOffsets(path, env);
+    if (scan.skipped > 0) {
+      // The shell hooks cannot parse what they append to, so the reader salvages for them.
+      const salvaged = trySalvage(path);
+      if (salvaged.blanked > 0) {
+        forgetLogOffsets(path, env);
+        warn(salvageMessage(path, salvaged.backup!, salvaged.blanked));
+        scan = scanLogOffsets(path, env);
+      }
+    }
   } catch (error) {
     throw logReadError(path, error);
   }
   if (scan.skipped > 0) warn(`skipped ${scan.skipped} unreadable line(s) in ${path}`);
   return scan;
+}
+
+function trySalvage(path: string): { backup?: string; blanked: number } {
+  try {
+    return salvageDamagedLines(path);
+  } catch {
+    return { blanked: 0 }; // read-only data: reading still works, the warning stays
+  }
 }
 
 /** Reads a log without normalising it yet; unreadable lines are skipped and counted on stderr. */
@@ -79,53 +100,53 @@ export function ensurePrivateDir(dir: string): void {
   if (!existsSync(dir)) mkdirSync(dir, { recursive: true, mode: 0o700 });
 }
 
-function utcStamp(date = new Date()): string {
-  return date.toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
-}
-
-/** Keeps the original as `<name>.corrupt-<stamp>` and atomically rewrites only valid entries. */
-export function salvageLog(path: string, entries: SessionEntry[]): string {
-  let backup = `${path}.corrupt-${utcStamp()}`;
-  for (let n = 2; existsSync(backup); n++) backup = `${path}.corrupt-${utcStamp()}-${n}`;
-  copyFileSync(path, backup);
-  chmodSync(backup, 0o600);
-  const temp = join(dirname(path), `.${basename(path)}.${process.pid}.tmp`);
-  const fd = openSync(temp, 'w', 0o600);
-  try {
-    writeSync(fd, entries.map((e) => serializeEntry(e) + '\n').join(''));
-  } finally {
-    closeSync(fd);
-  }
-  renameSync(temp, path);
-  warn(`${path} held unreadable lines: kept the original as ${basename(backup)} and rewrote its valid entries`);
-  return backup;
-}
-
-/** Appends whole lines with one O_APPEND write each, after salvaging a damaged log once. */
+/**
+ * Appends whole lines with one O_APPEND write each. Whenever the file is not as this writer left
+ * it (the first append, or someone else wrote since), the new bytes are checked first: a last line
+ * without its newline gets one, so the next entry never glues onto it, and unreadable lines are
+ * salvaged (original kept, lines blanked) so readers stop warning about them.
+ */
 export class LogWriter {
-  private checked = false;
+  private knownEnd: number | undefined;
   constructor(readonly path: string) {}
 
   append(entry: SessionEntry): void {
     ensurePrivateDir(dirname(this.path));
-    if (!this.checked) {
-      if (existsSync(this.path)) {
-        const text = readFileSync(this.path, 'utf8');
-        const { entries, skipped } = parseLog(text);
-        if (skipped > 0) salvageLog(this.path, entries);
-        else if (text !== '' && !text.endsWith('\n')) this.writeRaw('\n'); // valid last line, newline lost
-      }
-      this.checked = true;
-    }
-    this.writeRaw(serializeEntry(entry) + '\n');
-  }
-
-  private writeRaw(text: string): void {
     const fd = openSync(this.path, 'a', 0o600);
     try {
-      writeSync(fd, text);
+      const st = fstatSync(fd);
+      // Terminal output is private: a log someone else created readable by others is closed up.
+      if (this.knownEnd === undefined && (st.mode & 0o077) !== 0) fchmodSync(fd, 0o600);
+      if (st.size !== this.knownEnd) this.checkNewBytes(fd, st.size);
+      writeSync(fd, serializeEntry(entry) + '\n');
+      this.knownEnd = fstatSync(fd).size;
     } finally {
       closeSync(fd);
+    }
+  }
+
+  private checkNewBytes(fd: number, size: number): void {
+    // Grown past what this writer left: only the bytes after it are new. Anything else (first
+    // append, a shrunk or rewritten file): all of it.
+    const from = this.knownEnd !== undefined && size > this.knownEnd ? this.knownEnd : 0;
+    const rfd = openSync(this.path, 'r');
+    let bytes: Buffer;
+    try {
+      bytes = readBytes(rfd, from, size);
+    } finally {
+      closeSync(rfd);
+    }
+    const unterminated = bytes.length > 0 && bytes[bytes.length - 1] !== 10;
+    const lastStart = unterminated ? bytes.lastIndexOf(10) + 1 : bytes.length;
+    const lastIsBad = unterminated && !parseRawEntryLine(bytes.toString('utf8', lastStart));
+    const bad = unreadableLines(bytes, from);
+    if (lastIsBad) bad.push({ start: from + lastStart, end: size });
+    const backup = bad.length > 0 ? keepOriginal(this.path) : undefined;
+    if (unterminated) writeSync(fd, '\n');
+    if (backup) {
+      blankRanges(this.path, bad);
+      forgetLogOffsets(this.path);
+      warn(salvageMessage(this.path, backup, bad.length));
     }
   }
 }

@@ -1,8 +1,8 @@
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { makeEntry } from '../../src/session/entry.js';
-import { appendEntry, currentTerminalLog, loadLog } from '../../src/session/log.js';
+import { appendEntry, currentTerminalLog, loadLog, LogWriter } from '../../src/session/log.js';
 import { configDir, configFile, dataDir, historyDbForRead, terminalLogPath } from '../../src/session/paths.js';
 import { tempDir } from '../helpers/cli.js';
 
@@ -79,6 +79,25 @@ describe('appending', () => {
     expect(log.skipped).toBe(0);
     expect(log.entries.map((e) => e.command)).toEqual(['a', 'b', 'c']);
     expect(statSync(p).mode & 0o777).toBe(0o600);
+  });
+
+  it('salvages damage another program appends mid-session at the next append, once', () => {
+    const dir = join(tmp.path, 'terminals');
+    mkdirSync(dir);
+    const p = join(dir, 't.jsonl');
+    const writer = new LogWriter(p);
+    writer.append(makeEntry({ command: 'a', output: '' }));
+    appendFileSync(p, 'typed by an editor');
+    const damaged = readFileSync(p, 'utf8');
+    writer.append(makeEntry({ command: 'b', output: '' }));
+    writer.append(makeEntry({ command: 'c', output: '' }));
+    const backups = readdirSync(dir).filter((n) => n.startsWith('t.jsonl.corrupt-'));
+    expect(backups).toHaveLength(1);
+    expect(readFileSync(join(dir, backups[0]!), 'utf8')).toBe(damaged);
+    expect(stderr.join('')).toMatch(/^sivtr: \S+ held an unreadable line: kept the original as t\.jsonl\.corrupt-\S+ and blanked it/);
+    stderr.length = 0;
+    expect(loadLog(p)).toMatchObject({ skipped: 0, entries: [{ command: 'a' }, { command: 'b' }, { command: 'c' }] });
+    expect(stderr.join('')).toBe('');
   });
 
   it('adds the missing newline after a valid last line instead of gluing entries', () => {

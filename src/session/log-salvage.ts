@@ -1,0 +1,84 @@
+// Damaged lines in a terminal log (an editor's text, a write cut short by a crash) are blanked in
+// place, after the whole file is copied aside. Blanking keeps every other byte where it was, so
+// appends by a live shell or recorder (they only ever go to the end) can never be lost to it,
+// readers skip blank lines, and cached offsets of valid entries stay true.
+import { chmodSync, closeSync, copyFileSync, existsSync, fstatSync, openSync, readSync, writeSync } from 'node:fs';
+import { basename } from 'node:path';
+import { parseRawEntryLine } from './entry.js';
+
+export type ByteRange = { start: number; end: number };
+
+const NEWLINE = 10;
+
+/** The bytes [from, to) of an open file. */
+export function readBytes(fd: number, from: number, to: number): Buffer {
+  const buf = Buffer.alloc(Math.max(0, to - from));
+  let n = 0;
+  while (n < buf.length) {
+    const got = readSync(fd, buf, n, buf.length - n, from + n);
+    if (got === 0) break;
+    n += got;
+  }
+  return buf.subarray(0, n);
+}
+
+/**
+ * Unreadable newline-terminated lines in `bytes` (file bytes starting at `base`). An unterminated
+ * last line is not judged: its writer may still be writing it.
+ */
+export function unreadableLines(bytes: Buffer, base: number): ByteRange[] {
+  const bad: ByteRange[] = [];
+  let from = 0;
+  for (let nl = bytes.indexOf(NEWLINE, from); nl !== -1; from = nl + 1, nl = bytes.indexOf(NEWLINE, from)) {
+    if (nl === from) continue;
+    const text = bytes.toString('utf8', from, nl);
+    if (text.trim() === '') continue;
+    if (!parseRawEntryLine(text)) bad.push({ start: base + from, end: base + nl });
+  }
+  return bad;
+}
+
+function utcStamp(date = new Date()): string {
+  return date.toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
+}
+
+/** Copies the log to `<name>.corrupt-<stamp>` (private, never overwriting an earlier copy). */
+export function keepOriginal(path: string): string {
+  let backup = `${path}.corrupt-${utcStamp()}`;
+  for (let n = 2; existsSync(backup); n++) backup = `${path}.corrupt-${utcStamp()}-${n}`;
+  copyFileSync(path, backup);
+  chmodSync(backup, 0o600);
+  return backup;
+}
+
+/** Overwrites each range with spaces, in place: the file keeps its size and every other byte. */
+export function blankRanges(path: string, ranges: readonly ByteRange[]): void {
+  const fd = openSync(path, 'r+');
+  try {
+    for (const r of ranges) writeSync(fd, Buffer.alloc(r.end - r.start, 0x20), 0, r.end - r.start, r.start);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+export function salvageMessage(path: string, backup: string, lines: number): string {
+  return `${path} held ${lines === 1 ? 'an unreadable line' : `${lines} unreadable lines`}: kept the original as ${basename(backup)} and blanked ${lines === 1 ? 'it' : 'them'} (every valid entry stays)`;
+}
+
+/**
+ * Salvages every unreadable complete line of the log at `path`: the original is kept beside it,
+ * the lines are blanked. Returns the backup and how many lines were blanked (none: no backup).
+ */
+export function salvageDamagedLines(path: string): { backup?: string; blanked: number } {
+  const fd = openSync(path, 'r');
+  let bad: ByteRange[];
+  try {
+    bad = unreadableLines(readBytes(fd, 0, fstatSync(fd).size), 0);
+  } finally {
+    closeSync(fd);
+  }
+  if (bad.length === 0) return { blanked: 0 };
+  const backup = keepOriginal(path);
+  blankRanges(path, bad);
+  return { backup, blanked: bad.length };
+}
