@@ -1,31 +1,61 @@
-// Entry point: pick the command, parse its flags on the fast path (yargs only for help and
-// errors), run it, and turn any error into one line and an exit code.
+// Entry point: pick the command, parse its flags on the fast path (help and version included;
+// yargs only names what is wrong with a malformed invocation), run it, and turn any error into
+// one line and an exit code.
 import { SivtrError } from '../errors.js';
+import { guardClosedPipes } from './closed-pipe.js';
 import { commands } from './commands/index.js';
+import { commandHelp, mainHelp } from './help.js';
 import { parseFast } from './parse-fast.js';
 import type { ParsedArgs, CommandModule } from './spec.js';
+import { unknownWord } from './suggest.js';
 
 const VERSION = '0.1.0';
 
+async function printMainHelp(): Promise<void> {
+  const specs = await Promise.all(commands.map(async (entry) => ({ entry, spec: (await entry.load()).spec })));
+  process.stdout.write(mainHelp(specs));
+}
+
 async function resolve(argv: string[]): Promise<{ module: CommandModule; args: ParsedArgs } | undefined> {
   const [first, ...rest] = argv;
-  const entry = first ? commands.find((c) => c.name === first || (c.aliases && first in c.aliases)) : undefined;
+  if (first === undefined || first === '--help' || first === '-h' || first === 'help') {
+    await printMainHelp();
+    return undefined;
+  }
+  if (first === '--version') {
+    process.stdout.write(`${VERSION}\n`);
+    return undefined;
+  }
+  const entry = commands.find((c) => c.name === first || (c.aliases && first in c.aliases));
+  if (!entry && !first.startsWith('-')) {
+    const names = commands.filter((c) => !c.hidden).flatMap((c) => [c.name, ...Object.keys(c.aliases ?? {})]);
+    throw unknownWord('command', first, names.filter((n) => n.length > 2), { display: (n) => `\`sivtr ${n}\``, otherwise: 'see `sivtr --help` for the commands' });
+  }
   if (entry) {
     const module = await entry.load();
-    const expanded = [...(entry.aliases?.[first!] ?? []), ...rest];
+    const expanded = [...(entry.aliases?.[first] ?? []), ...rest];
     const args = parseFast(module.spec, expanded);
+    if (args === 'help') {
+      process.stdout.write(commandHelp(entry, module.spec));
+      return undefined;
+    }
+    if (args === 'version') {
+      process.stdout.write(`${VERSION}\n`);
+      return undefined;
+    }
     if (args) return { module, args };
   }
   const { parseWithYargs } = await import('./yargs-app.js');
   const parsed = await parseWithYargs(commands, argv, VERSION);
   if (parsed && entry) {
     // yargs validated the alias form; prepend the words the alias stands for.
-    parsed.args._ = [...(entry.aliases?.[first!] ?? []), ...parsed.args._];
+    parsed.args._ = [...(entry.aliases?.[first] ?? []), ...parsed.args._];
   }
   return parsed;
 }
 
 export async function main(argv: string[]): Promise<number> {
+  guardClosedPipes();
   try {
     // `CMD | sivtr` with no arguments keeps the piped output, like `sivtr pipe`.
     if (argv.length === 0 && !process.stdin.isTTY) {
@@ -33,7 +63,7 @@ export async function main(argv: string[]): Promise<number> {
       return (await pipe.run({ _: [], bare: true })) ?? 0;
     }
     // Bare `sivtr` at a prompt: show what it can do rather than scold.
-    const chosen = await resolve(argv.length === 0 ? ['--help'] : argv);
+    const chosen = await resolve(argv);
     if (!chosen) return 0; // help or version was printed
     return (await chosen.module.run(chosen.args)) ?? 0;
   } catch (error) {

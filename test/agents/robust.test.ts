@@ -176,11 +176,11 @@ describe('robust reading', () => {
     expect((JSON.parse(r.stdout) as { source: string }[]).map((s) => s.source).sort()).toEqual(['codex', 'pi']);
   });
 
-  it('rejects unknown sources, listing the known ones', () => {
+  it('rejects unknown sources as a usage error, listing the known ones', () => {
     const h = freshHome();
     const r = h.run(['sessions', 'cursor']);
-    expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/^sivtr: unknown source "cursor" — use one of: terminal, .*claude.*codex.*pi/);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^sivtr: unknown source "cursor" — use terminal, .*claude.*codex.*pi/);
   });
 });
 

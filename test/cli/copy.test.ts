@@ -95,7 +95,6 @@ describe('copy errors are one line and no stack trace', () => {
     [['copy', '2..x'], /^sivtr: invalid selector "2..x" — /],
     [['copy', 'out', '-1'], /^sivtr: /],
     [['copy', '9'], /^sivtr: only 4 command\(s\) recorded — try a smaller selector\n$/],
-    [['copy', 'claud', 'out'], /^sivtr: unknown mode or source "claud" — use in, out or cmd, or a source: history, claude, codex, pi/],
     [['copy', 'out', '--lines', '1:x'], /^sivtr: invalid line spec "1:x" — /],
     [['copy', 'out', '--regex', '('], /^sivtr: invalid regex "\(": /],
   ];

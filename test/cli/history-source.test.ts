@@ -23,7 +23,7 @@ describe('captured history as a source', () => {
 
   it('an unknown source still lists the known ones', () => {
     const r = runCli(['sessions', 'nosuch'], { env });
-    expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/^sivtr: unknown source "nosuch" — use one of: terminal, history, claude/);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^sivtr: unknown source "nosuch" — use terminal, history, claude/);
   });
 });

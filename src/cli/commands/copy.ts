@@ -6,6 +6,7 @@ import { AGENT_MODES, pickAgent, pickTerminal, TERMINAL_MODES, type AgentMode, t
 import { parseRecency } from '../../memory/selector.js';
 import { getSource, isSourceName, sourceNames } from '../sources.js';
 import { deliver } from '../deliver.js';
+import { unknownWord } from '../suggest.js';
 import type { CommandSpec, ParsedArgs } from '../spec.js';
 import { listOptions, str } from './common.js';
 
@@ -45,8 +46,9 @@ async function pickFor(args: ParsedArgs): Promise<Picked> {
   if (words[0] === 'terminal') words.shift();
   const mode = words[0] !== undefined && words[0] in TERMINAL_MODES ? words.shift()! : undefined;
   if (mode === undefined && words[0] !== undefined && /^[a-z][\w-]*$/i.test(words[0])) {
-    // A word where a mode or a provider goes: most likely a provider name mistyped.
-    throw new SivtrError(`unknown mode or source "${words[0]}"`, `use in, out or cmd, or a source: ${sourceNames().filter((n) => n !== 'terminal').join(', ')}`);
+    // A word where a mode or a provider goes: a mode or a provider name mistyped.
+    const sources = sourceNames().filter((n) => n !== 'terminal');
+    throw unknownWord('mode or source', words[0], [...Object.keys(TERMINAL_MODES), ...sources], { otherwise: `use in, out or cmd, or a source: ${sources.join(', ')}` });
   }
   if (words.length > 1) throw new SivtrError(`unexpected "${words.slice(1).join(' ')}"`, 'usage: sivtr copy [in|out|cmd] [SELECTOR]');
   if (args.session !== undefined) throw new SivtrError('--session is for agent sources', 'use a ref such as `sivtr show terminal/<id>/3` for another terminal');

@@ -3,7 +3,7 @@ import { SivtrError } from '../../errors.js';
 import type { Aspect } from '../../memory/render.js';
 import { resolveSide } from '../../memory/side.js';
 import { sideBySideDiff, unifiedDiff } from '../diff-format.js';
-import '../sources.js'; // refs may name any source, history included
+import { requireRefSource } from '../source-name.js'; // refs may name any source, history included
 import type { CommandSpec, ParsedArgs } from '../spec.js';
 import { listOptions, useColor } from './common.js';
 
@@ -35,6 +35,8 @@ export async function run(args: ParsedArgs): Promise<number> {
   const aspects = (['output', 'block', 'input', 'cmd'] as const).filter((a) => args[a]);
   if (aspects.length > 1) throw new SivtrError(`choose one of --${aspects.join(', --')}`, 'they pick what is compared', 2);
   const aspect: Aspect = ({ output: 'output', block: 'block', input: 'input', cmd: 'command' } as const)[aspects[0] ?? 'output'];
+  requireRefSource(leftSpec);
+  requireRefSource(rightSpec);
   const opts = listOptions(args);
   const left = await resolveSide(leftSpec, aspect, opts);
   const right = await resolveSide(rightSpec, aspect, opts);

@@ -6,6 +6,7 @@ import { SivtrError } from '../../errors.js';
 import { importFile } from '../../memory/import-file.js';
 import { unitJson } from '../../memory/json.js';
 import { renderParts, unitText, isTerminalUnit } from '../../memory/render.js';
+import { requireSourceName } from '../source-name.js';
 import { getSource } from '../sources.js';
 import type { OpenedSession } from '../../memory/types.js';
 import type { CommandSpec, ParsedArgs } from '../spec.js';
@@ -34,6 +35,7 @@ async function open(source: string | undefined, args: ParsedArgs): Promise<Opene
     return importFile(path, opts.env);
   }
   const [name, session, ...rest] = source.split('/');
+  requireSourceName(name!);
   if (rest.length > 0) throw new SivtrError(`"${source}" names more than a session`, 'use `sivtr show` for a turn or part');
   return getSource(name!).open(session ?? 'current', opts);
 }

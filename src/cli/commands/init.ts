@@ -1,6 +1,7 @@
 // `sivtr init bash|zsh|pwsh`: load the sivtr hooks from the user's rc file (idempotent marked block).
 import { UsageError } from '../../errors.js';
 import type { CommandSpec, ParsedArgs } from '../spec.js';
+import { unknownWord } from '../suggest.js';
 
 export const spec: CommandSpec = {
   name: 'init',
@@ -25,7 +26,8 @@ const SHELLS = ['bash', 'zsh', 'pwsh'] as const;
 export async function run(args: ParsedArgs): Promise<number> {
   const kind = args._[0] === 'powershell' ? 'pwsh' : args._[0];
   if (!kind || !(SHELLS as readonly string[]).includes(kind)) {
-    throw new UsageError(kind ? `unknown shell '${kind}'` : 'which shell?', 'use `sivtr init bash`, `sivtr init zsh` or `sivtr init pwsh`');
+    if (!kind) throw new UsageError('which shell?', 'use `sivtr init bash`, `sivtr init zsh` or `sivtr init pwsh`');
+    throw unknownWord('shell', kind, SHELLS, { display: (s) => `\`sivtr init ${s}\`` });
   }
   const shell = kind as (typeof SHELLS)[number];
   const { hooksSnippet, initStatus, install, uninstall } = await import('../../capture/install.js');

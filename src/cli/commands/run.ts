@@ -8,7 +8,10 @@ export const spec: CommandSpec = {
   describe: 'run a command, show its output, and keep it in history',
   positionals: [{ name: 'command', describe: 'the command and its arguments', variadic: true }],
   passThrough: true,
-  examples: [['sivtr run npm test', 'run the tests and keep their output (`sivtr history show`)']],
+  examples: [
+    ['sivtr run npm test', 'run the tests and keep their output (`sivtr history show`)'],
+    ["sivtr run -- sh -c 'make && make test'", 'everything after `--` is the command, options included'],
+  ],
 };
 
 export async function run(args: ParsedArgs): Promise<number> {

@@ -6,6 +6,7 @@ import type { Provider } from '../../agents/types.js';
 import { SivtrError, warn } from '../../errors.js';
 import { listWithTurns } from '../../memory/agent-source.js';
 import type { ListOptions, SessionInfo } from '../../memory/types.js';
+import { requireSourceName } from '../source-name.js';
 import { getSource } from '../sources.js';
 import type { CommandSpec, ParsedArgs } from '../spec.js';
 import { listOptions, str } from './common.js';
@@ -66,6 +67,7 @@ export async function run(args: ParsedArgs): Promise<number> {
   const limit = args.limit === undefined ? undefined : Number(args.limit);
   if (limit !== undefined && (!Number.isInteger(limit) || limit < 1)) throw new SivtrError(`--limit ${str(args.limit)} is not a positive whole number`, 'e.g. --limit 20', 2);
   const opts = listOptions(args);
+  if (source !== undefined) requireSourceName(source);
   let sessions: SessionInfo[];
   if (source === undefined) {
     const lists = await Promise.all([terminalSessions(opts, limit), ...allProviders().map((p) => providerSessions(p, opts, limit))]);

@@ -2,7 +2,7 @@
 import { unitJson, partJson } from '../../memory/json.js';
 import { renderPart, renderParts, unitText, isTerminalUnit } from '../../memory/render.js';
 import { resolveRef } from '../../memory/resolve.js';
-import '../sources.js'; // refs may name any source, history included
+import { requireRefSource } from '../source-name.js'; // refs may name any source, history included
 import type { CommandSpec, ParsedArgs } from '../spec.js';
 import { listOptions } from './common.js';
 import { SivtrError } from '../../errors.js';
@@ -13,7 +13,7 @@ export const spec: CommandSpec = {
   describe: 'print a record, turn or part by ref (terminal/current/2, claude/3f2a9c1d/3/p2)',
   positionals: [{ name: 'ref', describe: 'source/session[/index[/pN]]; index may be a list like 3-5,7' }],
   flags: {
-    json: { type: 'boolean', describe: 'print JSON (cli.md §6 shapes)' },
+    json: { type: 'boolean', describe: 'print JSON' },
     ansi: { type: 'boolean', describe: 'keep colours' },
   },
   examples: [
@@ -25,6 +25,7 @@ export const spec: CommandSpec = {
 export async function run(args: ParsedArgs): Promise<number> {
   const ref = args._[0];
   if (ref === undefined) throw new SivtrError('show needs a ref', 'e.g. `sivtr show terminal/current/2`', 2);
+  requireRefSource(ref);
   const ansi = Boolean(args.ansi);
   const { units, part, session } = await resolveRef(ref, listOptions(args));
   if (args.json) {
