@@ -4,10 +4,10 @@
 // (sidechain) traffic stay in the file but are not shown.
 import { basename, join } from 'node:path';
 import { warn } from '../errors.js';
-import { newJsonlStats, readJsonl } from '../session/jsonl.js';
+import { headRecords, newJsonlStats, readJsonl, tailRecords, textRecords } from '../session/jsonl.js';
 import {
-  expandHome, headRecords, homeOf, imagePlaceholder, isInjectedText, isObject, labelToolOutputs, prettyArgs,
-  pushBlock, reportSkipped, str, summariesInFolders, tailRecords, titleFrom, toIso,
+  expandHome, homeOf, imagePlaceholder, isInjectedText, isObject, labelToolOutputs, prettyArgs,
+  pushBlock, reportSkipped, str, summariesInFolders, titleFrom, toIso,
   joinContent,
 } from './common.js';
 import type { AgentSession, Block, DiscoverOptions, Provider, SessionSummary } from './types.js';
@@ -307,16 +307,11 @@ export const claude: Provider = {
     return env.CLAUDE_CODE_SESSION_ID || env.CLAUDE_SESSION_ID || undefined;
   },
   detect(head) {
-    return head.split('\n').some((line) => {
-      try {
-        const r = JSON.parse(line) as unknown;
-        if (!isObject(r)) return false;
-        // Dialogue records carry parentUuid; a file may open with snapshots or summaries instead.
-        if ((r.type === 'user' || r.type === 'assistant') && 'parentUuid' in r && typeof r.uuid === 'string') return true;
-        return (r.type === 'file-history-snapshot' && 'messageId' in r) || (r.type === 'summary' && 'leafUuid' in r);
-      } catch {
-        return false;
-      }
+    return textRecords(head).some((r) => {
+      if (!isObject(r)) return false;
+      // Dialogue records carry parentUuid; a file may open with snapshots or summaries instead.
+      if ((r.type === 'user' || r.type === 'assistant') && 'parentUuid' in r && typeof r.uuid === 'string') return true;
+      return (r.type === 'file-history-snapshot' && 'messageId' in r) || (r.type === 'summary' && 'leafUuid' in r);
     });
   },
   loadFile: (path, opts) => parseClaudeFile(path, opts.warn),

@@ -3,11 +3,11 @@
 // payload}` envelopes, and the 0.14x+ drift (paginated mode, `item_completed`, ordinals).
 import { basename, join } from 'node:path';
 import { warn } from '../errors.js';
-import { jsonlLines, newJsonlStats, parseJsonlLine, type JsonlStats } from '../session/jsonl.js';
+import { firstLine, jsonlLines, newJsonlStats, parseJsonlLine, readJsonlSync, readRange, tailRecords, textLines, type JsonlStats } from '../session/jsonl.js';
 import { withDecompressed, zstdHead } from './zstd.js';
 import {
   expandHome, homeOf, imagePlaceholder, isInjectedText, isObject, labelToolOutputs, prettyArgs,
-  pushBlock, readDirQuiet, UnreadableFiles, readRange, reportSkipped, statOrUndefined, str, tailRecords, titleFrom, toIso,
+  pushBlock, readDirQuiet, UnreadableFiles, reportSkipped, statOrUndefined, str, titleFrom, toIso,
   joinContent,
 } from './common.js';
 import type { AgentSession, Block, DiscoverOptions, Provider, SessionSummary } from './types.js';
@@ -372,13 +372,8 @@ function readTitles(env: NodeJS.ProcessEnv): Map<string, string> {
   const st = statOrUndefined(path);
   if (!st) return titles;
   try {
-    for (const line of readRange(path, 0, st.size).split('\n')) {
-      try {
-        const r = JSON.parse(line) as unknown;
-        if (isObject(r) && typeof r.id === 'string' && typeof r.thread_name === 'string' && r.thread_name.trim()) titles.set(r.id, r.thread_name.trim());
-      } catch {
-        // a cut or malformed line
-      }
+    for (const r of readJsonlSync(path)) {
+      if (isObject(r) && typeof r.id === 'string' && typeof r.thread_name === 'string' && r.thread_name.trim()) titles.set(r.id, r.thread_name.trim());
     }
   } catch {
     // unreadable index: titles fall back to the first prompt
@@ -395,19 +390,12 @@ function isSubagentSource(source: unknown): boolean {
  * is the entire file); `tailUpdatedAt` the last timestamp of a larger file, when known.
  */
 function summarizeHead(path: string, headText: string, whole: boolean, mtimeMs: number, tailUpdatedAt?: string): SessionSummary | undefined {
-  const lines = headText.split('\n');
-  if (!whole) lines.pop(); // cut mid-line
   const reader = new CodexReader();
   let source: unknown;
   let firstMeta = true;
   let parsed = 0;
-  for (const line of lines) {
-    let r: unknown;
-    try {
-      r = line.trim() === '' || line.includes('\0') ? undefined : JSON.parse(line);
-    } catch {
-      continue;
-    }
+  for (const { line, terminated } of textLines(headText, { cutTail: !whole })) {
+    const r = parseJsonlLine(line, newJsonlStats(), !terminated);
     if (!isObject(r)) continue;
     parsed++;
     if (firstMeta && (r.type === 'session_meta' || (r.type === undefined && typeof r.id === 'string'))) {
@@ -494,16 +482,14 @@ export const codex: Provider = {
   detect(head, path) {
     // A compressed rollout: the zstd frame magic 28 B5 2F FD (read as text, it starts with "(").
     if (path.endsWith('.jsonl.zst') && head.startsWith('(')) return true;
-    const first = head.split('\n').find((l) => l.trim() !== '');
+    const first = firstLine(head);
     if (!first) return false;
-    try {
-      const r = JSON.parse(first) as unknown;
-      if (!isObject(r)) return false;
-      if (r.type === 'session_meta' && isObject(r.payload)) return true;
-      return r.type === undefined && typeof r.id === 'string' && 'instructions' in r;
-    } catch {
-      return /^\{"timestamp":"[^"]*","type":"session_meta"/.test(first);
-    }
+    const r = first.value;
+    // A first line too long for the head is cut: its opening still names the record.
+    if (r === undefined) return /^\{"timestamp":"[^"]*","type":"session_meta"/.test(first.line);
+    if (!isObject(r)) return false;
+    if (r.type === 'session_meta' && isObject(r.payload)) return true;
+    return r.type === undefined && typeof r.id === 'string' && 'instructions' in r;
   },
   loadFile: (path, opts) => parseCodexFile(path, readTitles(opts.env), opts.warn, opts.env),
 };

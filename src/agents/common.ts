@@ -1,5 +1,6 @@
-// Helpers every provider needs: text clean-up, placeholders, tool pairing and bounded file reads.
-import { closeSync, openSync, readdirSync, readSync, statSync, type Stats } from 'node:fs';
+// Helpers every provider needs: text clean-up, placeholders, tool pairing and listing walks
+// (lines are read by session/jsonl.ts).
+import { readdirSync, statSync, type Stats } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { Block, BlockKind, DiscoverOptions, SessionSummary } from './types.js';
@@ -105,59 +106,6 @@ export function toIso(value: unknown): string | undefined {
   }
   if (typeof value === 'number' && Number.isFinite(value)) return new Date(value < 1e12 ? value * 1000 : value).toISOString();
   return undefined;
-}
-
-/** Up to `max` bytes from `start` of a file, as text (a cut multi-byte character is harmless). */
-export function readRange(path: string, start: number, max: number): string {
-  const fd = openSync(path, 'r');
-  try {
-    const buf = Buffer.allocUnsafe(max);
-    let got = 0;
-    while (got < max) {
-      const n = readSync(fd, buf, got, max - got, start + got);
-      if (n === 0) break;
-      got += n;
-    }
-    return buf.toString('utf8', 0, got);
-  } finally {
-    closeSync(fd);
-  }
-}
-
-/**
- * Complete lines of the first `max` bytes, parsed; a cut last line is dropped. When not even
- * one line fits (a first prompt with a pasted image), up to 16× more is read once.
- */
-export function headRecords(path: string, max: number, size?: number): unknown[] {
-  let text = readRange(path, 0, max);
-  if (!text.includes('\n') && (size === undefined || size > max)) {
-    max *= 16;
-    text = readRange(path, 0, max);
-  }
-  const lines = text.split('\n');
-  const complete = size !== undefined && size <= max ? lines : lines.slice(0, -1);
-  return parseLines(complete);
-}
-
-/** Complete lines of the last `max` bytes, parsed; a cut first line is dropped. */
-export function tailRecords(path: string, size: number, max: number): unknown[] {
-  const start = Math.max(0, size - max);
-  const lines = readRange(path, start, size - start).split('\n');
-  return parseLines(start > 0 ? lines.slice(1) : lines);
-}
-
-function parseLines(lines: string[]): unknown[] {
-  const out: unknown[] = [];
-  for (const line of lines) {
-    const t = line.trim();
-    if (t === '' || t.includes('\0')) continue;
-    try {
-      out.push(JSON.parse(t));
-    } catch {
-      // a malformed or cut line: listing is best effort, the full parse counts these
-    }
-  }
-  return out;
 }
 
 export function statOrUndefined(path: string): Stats | undefined {

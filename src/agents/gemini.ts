@@ -6,10 +6,10 @@
 import { readFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { warn } from '../errors.js';
-import { newJsonlStats, readJsonl } from '../session/jsonl.js';
+import { firstLine, headRecords, newJsonlStats, readJsonl, readRange, tailRecords } from '../session/jsonl.js';
 import {
-  expandHome, headRecords, homeOf, imagePlaceholder, isObject, labelToolOutputs, prettyArgs, pushBlock, readDirQuiet,
-  readRange, reportSkipped, statOrUndefined, str, tailRecords, titleFrom, toIso,
+  expandHome, homeOf, imagePlaceholder, isObject, labelToolOutputs, prettyArgs, pushBlock, readDirQuiet,
+  reportSkipped, statOrUndefined, str, titleFrom, toIso,
 } from './common.js';
 import type { AgentSession, Block, DiscoverOptions, Provider, SessionSummary } from './types.js';
 
@@ -331,15 +331,9 @@ export const gemini: Provider = {
   load,
   dataLocation: (env) => join(geminiDir(env), 'tmp'),
   detect(head) {
-    const first = head.split('\n').find((l) => l.trim() !== '');
-    if (first) {
-      try {
-        const r = JSON.parse(first) as unknown;
-        if (isObject(r) && typeof r.sessionId === 'string' && ('projectHash' in r || 'startTime' in r)) return true;
-      } catch {
-        // a legacy JSON object spans lines
-      }
-    }
+    const r = firstLine(head)?.value;
+    if (isObject(r) && typeof r.sessionId === 'string' && ('projectHash' in r || 'startTime' in r)) return true;
+    // Not a JSONL record: a legacy JSON object spans lines.
     return /^\s*\{/.test(head) && /"sessionId"\s*:/.test(head) && /"projectHash"\s*:/.test(head) && /"messages"\s*:/.test(head);
   },
   async loadFile(path, opts) {

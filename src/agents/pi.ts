@@ -3,10 +3,10 @@
 // entries of abandoned branches sit mid-file and are never shown. v1 files have no ids: linear.
 import { basename, join } from 'node:path';
 import { warn } from '../errors.js';
-import { newJsonlStats, readJsonl } from '../session/jsonl.js';
+import { firstRecord, headRecords, newJsonlStats, readJsonl, tailRecords } from '../session/jsonl.js';
 import {
-  expandHome, headRecords, homeOf, imagePlaceholder, isObject, labelToolOutputs, prettyArgs, pushBlock,
-  reportSkipped, str, summariesInFolders, tailRecords, titleFrom, toIso,
+  expandHome, homeOf, imagePlaceholder, isObject, labelToolOutputs, prettyArgs, pushBlock,
+  reportSkipped, str, summariesInFolders, titleFrom, toIso,
   joinContent,
 } from './common.js';
 import type { AgentSession, Block, DiscoverOptions, Provider, SessionSummary } from './types.js';
@@ -197,14 +197,8 @@ export const pi: Provider = {
   dataLocation: (env) => join(piAgentDir(env), 'sessions'),
   load: (summary, opts) => parsePiFile(summary.location, opts.warn),
   detect(head) {
-    const first = head.split('\n').find((l) => l.trim() !== '');
-    if (!first) return false;
-    try {
-      const r = JSON.parse(first) as unknown;
-      return isObject(r) && r.type === 'session' && typeof r.id === 'string';
-    } catch {
-      return false;
-    }
+    const r = firstRecord(head);
+    return isObject(r) && r.type === 'session' && typeof r.id === 'string';
   },
   loadFile: (path, opts) => parsePiFile(path, opts.warn),
 };

@@ -1,6 +1,7 @@
 // SessionEntry: one recorded command. Normalisation is the same at construction and at load,
 // so a log written by any version of sivtr (or by the pure-shell hooks) reads back the same way.
 import { renderTerminalText, trimTrailingNewlines } from '../text/terminal-text.js';
+import { parseJsonlLine } from './jsonl.js';
 
 export type SessionEntry = {
   prompt: string;
@@ -116,14 +117,8 @@ export function entryFromJson(value: unknown): SessionEntry | undefined {
 
 /** A whole log line → its raw entry, or undefined for blank, corrupt or foreign lines. */
 export function parseRawEntryLine(line: string): RawEntry | undefined {
-  const text = line.endsWith('\r') ? line.slice(0, -1) : line;
-  if (text.trim() === '') return undefined;
-  try {
-    const value: unknown = JSON.parse(text);
-    return isEntryShape(value) ? value : undefined;
-  } catch {
-    return undefined;
-  }
+  const value = parseJsonlLine(line);
+  return isEntryShape(value) ? value : undefined;
 }
 
 /** A whole log line → entry, or undefined for blank, corrupt or foreign lines. */

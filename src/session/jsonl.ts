@@ -1,14 +1,23 @@
-// The one JSONL reader: streams a file, splits on \n only (never on a lone \r or U+2028),
-// tolerates CRLF, skips blank and NUL-padded lines, counts malformed ones, and ignores a last
-// line that is still being written (no trailing newline and not parseable).
-import { createReadStream } from 'node:fs';
+// The one JSONL line reader of sivtr: terminal logs, agent transcripts, imports and format
+// detection all split and parse lines here, with one rule:
+// - a line ends at \n only (never at a lone \r or U+2028, which JSON strings may hold);
+// - one trailing \r is dropped (a file written with CRLF);
+// - a blank line is skipped and not counted;
+// - a line holding NUL (the zero padding a crash leaves in a file) is skipped and counted;
+// - a line that does not parse is counted as malformed, except the last line of a file when it
+//   has no newline yet: a writer may still be finishing it, so it is only flagged (`partialTail`).
+// Whether a flagged tail is worth a warning is the caller's choice; everything else is not.
+import { closeSync, createReadStream, openSync, readFileSync, readSync } from 'node:fs';
 
 export type JsonlStats = { malformed: number; nulPadded: number; partialTail: boolean };
 
 export const newJsonlStats = (): JsonlStats => ({ malformed: 0, nulPadded: 0, partialTail: false });
 
-/** One raw line → parsed value, or undefined (counted in `stats`). */
-export function parseJsonlLine(line: string, stats: JsonlStats, isUnterminatedTail = false): unknown {
+/** Lines the rule skipped that a reader would call unreadable (a partial tail included). */
+export const skippedLines = (stats: JsonlStats): number => stats.malformed + stats.nulPadded + (stats.partialTail ? 1 : 0);
+
+/** One line (without its \n) → parsed value, or undefined (counted in `stats`). */
+export function parseJsonlLine(line: string, stats: JsonlStats = newJsonlStats(), isUnterminatedTail = false): unknown {
   const text = line.endsWith('\r') ? line.slice(0, -1) : line;
   if (text.trim() === '') return undefined;
   if (text.includes('\0')) {
@@ -22,6 +31,112 @@ export function parseJsonlLine(line: string, stats: JsonlStats, isUnterminatedTa
     else stats.malformed++;
     return undefined;
   }
+}
+
+/** True for a line the rule skips without a word: blank, or blank once the \r is gone. */
+const isBlank = (line: string): boolean => line.trim() === '';
+
+export type TextLine = { line: string; terminated: boolean };
+
+/**
+ * The lines of text held in memory. `cutHead`: the text starts mid-line (a window onto the end
+ * of a file), so its first line is a fragment and is dropped. `cutTail`: the text stops before
+ * the file does, so an unterminated last line is a fragment and is dropped too.
+ */
+export function* textLines(text: string, opts: { cutHead?: boolean; cutTail?: boolean } = {}): Generator<TextLine> {
+  let from = 0;
+  if (opts.cutHead) {
+    const nl = text.indexOf('\n');
+    if (nl === -1) return;
+    from = nl + 1;
+  }
+  for (;;) {
+    const nl = text.indexOf('\n', from);
+    if (nl === -1) break;
+    yield { line: text.slice(from, nl), terminated: true };
+    from = nl + 1;
+  }
+  if (from < text.length && !opts.cutTail) yield { line: text.slice(from), terminated: false };
+}
+
+/** Parsed records of text held in memory (see `textLines` for the cuts). */
+export function textRecords(text: string, stats: JsonlStats = newJsonlStats(), opts: { cutHead?: boolean; cutTail?: boolean } = {}): unknown[] {
+  const out: unknown[] = [];
+  for (const { line, terminated } of textLines(text, opts)) {
+    const value = parseJsonlLine(line, stats, !terminated);
+    if (value !== undefined) out.push(value);
+  }
+  return out;
+}
+
+/** The first line of a head that the rule does not skip (blank or NUL-padded), raw and parsed. */
+export function firstLine(head: string): { line: string; value: unknown } | undefined {
+  for (const { line, terminated } of textLines(head)) {
+    if (isBlank(line) || line.includes('\0')) continue;
+    return { line: line.endsWith('\r') ? line.slice(0, -1) : line, value: parseJsonlLine(line, newJsonlStats(), !terminated) };
+  }
+  return undefined;
+}
+
+/** The first record of a head, or undefined when its first line is not JSON. */
+export const firstRecord = (head: string): unknown => firstLine(head)?.value;
+
+export type ByteLine = { start: number; end: number; terminated: boolean };
+
+/** Byte ranges [start, end) of the lines of `buf` (without their \n), offset by `base`. */
+export function* bufferLines(buf: Buffer, base = 0): Generator<ByteLine> {
+  let from = 0;
+  for (;;) {
+    const nl = buf.indexOf(10, from);
+    if (nl === -1) break;
+    yield { start: base + from, end: base + nl, terminated: true };
+    from = nl + 1;
+  }
+  if (from < buf.length) yield { start: base + from, end: base + buf.length, terminated: false };
+}
+
+/** Up to `max` bytes of a file from `start`. */
+function readBytes(path: string, start: number, max: number): Buffer {
+  const fd = openSync(path, 'r');
+  try {
+    const buf = Buffer.allocUnsafe(Math.max(0, max));
+    let got = 0;
+    while (got < max) {
+      const n = readSync(fd, buf, got, max - got, start + got);
+      if (n === 0) break;
+      got += n;
+    }
+    return buf.subarray(0, got);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Up to `max` bytes from `start` of a file, as text (a cut multi-byte character is harmless). */
+export const readRange = (path: string, start: number, max: number): string => readBytes(path, start, max).toString('utf8');
+
+/**
+ * Records of the first `max` bytes; a line the window cuts is dropped. When not even one line
+ * fits (a first prompt with a pasted image), up to 16× more is read once.
+ */
+export function headRecords(path: string, max: number, size?: number): unknown[] {
+  let text = readRange(path, 0, max);
+  if (!text.includes('\n') && (size === undefined || size > max)) {
+    max *= 16;
+    text = readRange(path, 0, max);
+  }
+  return textRecords(text, newJsonlStats(), { cutTail: size === undefined || size > max });
+}
+
+/** Records of the last `max` bytes of a file of `size` bytes; a line the window cuts is dropped. */
+export function tailRecords(path: string, size: number, max: number): unknown[] {
+  const start = Math.max(0, size - max);
+  return textRecords(readRange(path, start, size - start), newJsonlStats(), { cutHead: start > 0 });
+}
+
+/** Every record of a file read at once (small files: indexes, titles). */
+export function readJsonlSync(path: string, stats: JsonlStats = newJsonlStats()): unknown[] {
+  return textRecords(readFileSync(path, 'utf8'), stats);
 }
 
 /** Raw lines of a file, streamed; the last element may be an unterminated tail (flagged). */

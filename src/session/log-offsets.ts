@@ -4,7 +4,8 @@
 // before the cached end are unchanged; anything else triggers a full rescan, with the same result.
 import { closeSync, fstatSync, mkdirSync, openSync, readFileSync, readSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { isRecord, normaliseRaw, parseRawEntryLine, type RawEntry } from './entry.js';
+import { isEntryShape, isRecord, normaliseRaw, parseRawEntryLine, type RawEntry } from './entry.js';
+import { bufferLines, newJsonlStats, parseJsonlLine, skippedLines } from './jsonl.js';
 import { dataDir, type Env } from './paths.js';
 
 const VERSION = 2;
@@ -77,22 +78,17 @@ const isRecordRaw = (raw: RawEntry): boolean => raw.command.trim() !== '' || isR
 
 /** Scans `buf` (file bytes starting at `base`), appending spans; returns bytes fully consumed. */
 function scanBytes(buf: Buffer, base: number, spans: number[], counts: { skipped: number }, final: boolean): number {
-  let from = 0;
-  for (;;) {
-    const nl = buf.indexOf(10, from);
-    const end = nl === -1 ? buf.length : nl;
-    if (nl === -1 && !final) return from;
-    if (end > from) {
-      const text = buf.toString('utf8', from, end);
-      if (text.trim() !== '') {
-        const raw = parseRawEntryLine(text);
-        if (raw) spans.push(base + from, isRecordRaw(raw) ? base + end : -(base + end));
-        else counts.skipped++;
-      }
-    }
-    if (nl === -1) return buf.length;
-    from = nl + 1;
+  let consumed = 0;
+  for (const { start, end, terminated } of bufferLines(buf, base)) {
+    if (!terminated && !final) break;
+    const stats = newJsonlStats();
+    const value = parseJsonlLine(buf.toString('utf8', start - base, end - base), stats, !terminated);
+    if (isEntryShape(value)) spans.push(start, isRecordRaw(value) ? end : -end);
+    // A foreign line, or a last line without its newline: damage in a log (appends are whole lines).
+    else if (value !== undefined || skippedLines(stats) > 0) counts.skipped++;
+    consumed = end - base + (terminated ? 1 : 0);
   }
+  return consumed;
 }
 
 /** Valid entry spans of a log, reusing and refreshing the offsets cache. */

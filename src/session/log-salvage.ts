@@ -5,10 +5,9 @@
 import { chmodSync, closeSync, copyFileSync, existsSync, fstatSync, openSync, readSync, writeSync } from 'node:fs';
 import { basename } from 'node:path';
 import { parseRawEntryLine } from './entry.js';
+import { bufferLines } from './jsonl.js';
 
 export type ByteRange = { start: number; end: number };
-
-const NEWLINE = 10;
 
 /** The bytes [from, to) of an open file. */
 export function readBytes(fd: number, from: number, to: number): Buffer {
@@ -28,12 +27,10 @@ export function readBytes(fd: number, from: number, to: number): Buffer {
  */
 export function unreadableLines(bytes: Buffer, base: number): ByteRange[] {
   const bad: ByteRange[] = [];
-  let from = 0;
-  for (let nl = bytes.indexOf(NEWLINE, from); nl !== -1; from = nl + 1, nl = bytes.indexOf(NEWLINE, from)) {
-    if (nl === from) continue;
-    const text = bytes.toString('utf8', from, nl);
-    if (text.trim() === '') continue;
-    if (!parseRawEntryLine(text)) bad.push({ start: base + from, end: base + nl });
+  for (const line of bufferLines(bytes, base)) {
+    if (!line.terminated) break;
+    const text = bytes.toString('utf8', line.start - base, line.end - base);
+    if (text.trim() !== '' && !parseRawEntryLine(text)) bad.push({ start: line.start, end: line.end });
   }
   return bad;
 }

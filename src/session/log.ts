@@ -4,31 +4,27 @@
 import { closeSync, existsSync, fchmodSync, fstatSync, mkdirSync, openSync, readdirSync, readFileSync, statSync, writeSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { SivtrError, warn } from '../errors.js';
-import { normaliseRaw, parseRawEntryLine, serializeEntry, type RawEntry, type SessionEntry } from './entry.js';
+import { isEntryShape, normaliseRaw, parseRawEntryLine, serializeEntry, type RawEntry, type SessionEntry } from './entry.js';
+import { newJsonlStats, parseJsonlLine, skippedLines, textLines } from './jsonl.js';
 import { forgetLogOffsets, scanLogOffsets, type LogScan } from './log-offsets.js';
 import { blankRanges, keepOriginal, readBytes, salvageDamagedLines, salvageMessage, unreadableLines } from './log-salvage.js';
 import { terminalLogPath, terminalsDir, type Env } from './paths.js';
 
 export type LoadedLog = { path: string; entries: SessionEntry[]; skipped: number };
-export type ScannedLog = { path: string; raws: RawEntry[]; skipped: number };
-
-function splitLines(text: string): string[] {
-  const lines = text.split('\n');
-  if (lines.at(-1) === '') lines.pop();
-  return lines;
-}
 
 /** Valid lines as raw entries (normalise with `normaliseRaw` when a field is needed). */
 export function scanLog(text: string): { raws: RawEntry[]; skipped: number } {
   const raws: RawEntry[] = [];
-  let skipped = 0;
-  for (const line of splitLines(text)) {
-    if (line.length === 0 || (line.trim() === '')) continue;
-    const raw = parseRawEntryLine(line);
-    if (raw) raws.push(raw);
-    else skipped++;
+  const stats = newJsonlStats();
+  let foreign = 0;
+  for (const { line, terminated } of textLines(text)) {
+    const value = parseJsonlLine(line, stats, !terminated);
+    if (value === undefined) continue;
+    if (isEntryShape(value)) raws.push(value);
+    else foreign++;
   }
-  return { raws, skipped };
+  // In a log, a last line without its newline is damage (every append is one whole line).
+  return { raws, skipped: skippedLines(stats) + foreign };
 }
 
 export function parseLog(text: string): { entries: SessionEntry[]; skipped: number } {
@@ -41,14 +37,6 @@ export function logReadError(path: string, error: unknown): SivtrError {
   const code = (error as NodeJS.ErrnoException).code;
   if (code === 'ENOENT') return new SivtrError(`no terminal log at ${path}`, 'run `sivtr init bash` (or zsh, pwsh) and open a new terminal');
   return new SivtrError(`cannot read ${path} (${code ?? 'error'})`, 'check the file permissions');
-}
-
-function readLogText(path: string): string {
-  try {
-    return readFileSync(path, 'utf8');
-  } catch (error) {
-    throw logReadError(path, error);
-  }
 }
 
 /**
@@ -83,17 +71,17 @@ function trySalvage(path: string): { backup?: string; blanked: number } {
   }
 }
 
-/** Reads a log without normalising it yet; unreadable lines are skipped and counted on stderr. */
-export function scanLogFile(path: string, opts: { quiet?: boolean } = {}): ScannedLog {
-  const { raws, skipped } = scanLog(readLogText(path));
-  if (skipped > 0 && !opts.quiet) warn(`skipped ${skipped} unreadable line(s) in ${path}`);
-  return { path, raws, skipped };
-}
-
-/** Reads a log; unreadable lines are skipped and counted on stderr (`quiet` for listings). */
+/** A whole log read at once (what tests check a recording with; commands read through `scanLogSpans`). */
 export function loadLog(path: string, opts: { quiet?: boolean } = {}): LoadedLog {
-  const { raws, skipped } = scanLogFile(path, opts);
-  return { path, entries: raws.map(normaliseRaw), skipped };
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    throw logReadError(path, error);
+  }
+  const { entries, skipped } = parseLog(text);
+  if (skipped > 0 && !opts.quiet) warn(`skipped ${skipped} unreadable line(s) in ${path}`);
+  return { path, entries, skipped };
 }
 
 export function ensurePrivateDir(dir: string): void {

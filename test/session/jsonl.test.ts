@@ -1,0 +1,135 @@
+// The one JSONL line rule, checked on every way sivtr reads lines: streamed, in memory, by byte
+// ranges (the log offsets scan), and through the head, tail and first-record helpers.
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import {
+  bufferLines, firstLine, firstRecord, headRecords, newJsonlStats, readJsonl, readJsonlSync, tailRecords, textRecords, type JsonlStats,
+} from '../../src/session/jsonl.js';
+import { parseLog } from '../../src/session/log.js';
+import { readSpan, scanLogOffsets, spanCount } from '../../src/session/log-offsets.js';
+import { tempDir } from '../helpers/cli.js';
+
+let tmp: ReturnType<typeof tempDir>;
+beforeEach(() => {
+  tmp = tempDir();
+});
+afterEach(() => tmp.cleanup());
+
+const rec = (n: number, extra: Record<string, unknown> = {}) => JSON.stringify({ prompt: '$ ', command: `c${n}`, output: `o${n}`, ...extra });
+
+function file(name: string, text: string | Buffer): string {
+  const path = join(tmp.path, name);
+  writeFileSync(path, text);
+  return path;
+}
+
+async function streamed(path: string, stats: JsonlStats = newJsonlStats()): Promise<unknown[]> {
+  const out: unknown[] = [];
+  for await (const v of readJsonl(path, stats)) out.push(v);
+  return out;
+}
+
+/** Every reader must agree on the records of a file, and on what it skipped. */
+async function allReaders(path: string, text: string): Promise<{ records: unknown[]; stats: JsonlStats }> {
+  const stats = newJsonlStats();
+  const records = await streamed(path, stats);
+  const inMemory = newJsonlStats();
+  expect(textRecords(text, inMemory)).toEqual(records);
+  expect(inMemory).toEqual(stats);
+  expect(readJsonlSync(path)).toEqual(records);
+  expect(headRecords(path, 1 << 20, Buffer.byteLength(text))).toEqual(records);
+  expect(tailRecords(path, Buffer.byteLength(text), 1 << 20)).toEqual(records);
+  return { records, stats };
+}
+
+describe('the JSONL line rule', () => {
+  it('skips blank and whitespace-only lines without counting them', async () => {
+    const text = `${rec(1)}\n\n   \n\t\n${rec(2)}\n\n`;
+    const { records, stats } = await allReaders(file('a.jsonl', text), text);
+    expect(records).toHaveLength(2);
+    expect(stats).toEqual({ malformed: 0, nulPadded: 0, partialTail: false });
+  });
+
+  it('reads CRLF files the same as LF files, and splits on \\n only', async () => {
+    const lf = `${rec(1)}\n${rec(2, { output: 'a\rb\u2028c' })}\n`;
+    const crlf = lf.replace(/\n/g, '\r\n');
+    const a = await allReaders(file('lf.jsonl', lf), lf);
+    const b = await allReaders(file('crlf.jsonl', crlf), crlf);
+    expect(b).toEqual(a);
+    expect((a.records[1] as { output: string }).output).toBe('a\rb\u2028c');
+    // A CR-only blank line is blank.
+    expect(textRecords(`${rec(1)}\r\n\r\n${rec(2)}\r\n`)).toHaveLength(2);
+  });
+
+  it('skips and counts NUL-padded lines (a crash leaves zeros behind), and keeps the next record', async () => {
+    const text = `${rec(1)}\n${'\0'.repeat(64)}\n\0\0\0${rec(2)}\n${rec(3)}\n`;
+    const { records, stats } = await allReaders(file('nul.jsonl', text), text);
+    expect(records.map((r) => (r as { command: string }).command)).toEqual(['c1', 'c3']);
+    expect(stats).toEqual({ malformed: 0, nulPadded: 2, partialTail: false });
+  });
+
+  it('flags an unterminated, unparseable last line as a partial tail, not as malformed', async () => {
+    const text = `${rec(1)}\nnot json\n${rec(2).slice(0, 20)}`;
+    const { records, stats } = await allReaders(file('tail.jsonl', text), text);
+    expect(records).toHaveLength(1);
+    expect(stats).toEqual({ malformed: 1, nulPadded: 0, partialTail: true });
+    // A complete last record without its newline is a record.
+    const whole = `${rec(1)}\n${rec(2)}`;
+    expect((await allReaders(file('whole.jsonl', whole), whole)).records).toHaveLength(2);
+  });
+
+  it('reads a line larger than the stream buffer whole', async () => {
+    const big = 'x'.repeat(3 * (1 << 20) + 17) + '进度';
+    const text = `${rec(1)}\n${rec(2, { output: big })}\n${rec(3)}\n`;
+    const path = file('huge.jsonl', text);
+    const records = (await streamed(path)) as { output: string }[];
+    expect(records.map((r) => r.output.length)).toEqual([2, big.length, 2]);
+    expect(records[1]!.output).toBe(big);
+    expect(textRecords(text)).toEqual(records);
+  });
+
+  it('drops the lines a head or tail window cuts', () => {
+    const lines = [rec(1), rec(2), rec(3), rec(4)];
+    const text = lines.join('\n') + '\n';
+    const path = file('w.jsonl', text);
+    const size = Buffer.byteLength(text);
+    const cut = lines[0]!.length + 1 + 10; // inside the second line
+    expect(headRecords(path, cut, size)).toEqual([JSON.parse(lines[0]!)]);
+    expect(tailRecords(path, size, size - cut)).toEqual([JSON.parse(lines[2]!), JSON.parse(lines[3]!)]);
+    // A first line longer than the head window is read with a larger one.
+    const long = rec(9, { output: 'y'.repeat(5000) });
+    const p2 = file('long.jsonl', `${long}\n${rec(1)}\n`);
+    expect(headRecords(p2, 1024, 1 << 20)).toEqual([JSON.parse(long), JSON.parse(rec(1))]);
+  });
+
+  it('finds the first record past blank and NUL-padded lines, and keeps a cut first line raw', () => {
+    expect(firstRecord(`\n  \r\n\0\0\n${rec(1)}\n${rec(2)}`)).toEqual(JSON.parse(rec(1)));
+    expect(firstRecord('\n\n')).toBeUndefined();
+    expect(firstLine('{"timestamp":"t","type":"session_meta","payload":{"instr')).toEqual({
+      line: '{"timestamp":"t","type":"session_meta","payload":{"instr',
+      value: undefined,
+    });
+  });
+
+  it('gives byte ranges that decode to the same lines', () => {
+    const text = `${rec(1)}\r\n\n${rec(2)}\npartial`;
+    const buf = Buffer.from(text);
+    const ranges = [...bufferLines(buf, 100)];
+    expect(ranges.map((r) => r.terminated)).toEqual([true, true, true, false]);
+    expect(ranges.map((r) => buf.toString('utf8', r.start - 100, r.end - 100))).toEqual(text.split('\n'));
+  });
+
+  it('is the rule of terminal logs too: the offsets scan and a whole read agree with the reader', async () => {
+    const text = `${rec(1)}\r\n\n\0\0\0\n{"not":"an entry"}\nbroken\n${rec(2)}\n${rec(3).slice(0, 15)}`;
+    const path = file('t.jsonl', text);
+    const env = { SIVTR_DATA_DIR: join(tmp.path, 'data') };
+    const whole = parseLog(text);
+    const scan = scanLogOffsets(path, env);
+    expect(whole.entries.map((e) => e.command)).toEqual(['c1', 'c2']);
+    expect(Array.from({ length: spanCount(scan) }, (_, i) => readSpan(path, scan, i).command)).toEqual(['c1', 'c2']);
+    // NUL line, foreign line, broken line and the cut last line: a log's appends are whole lines.
+    expect(whole.skipped).toBe(4);
+    expect(scan.skipped).toBe(4);
+  });
+});
