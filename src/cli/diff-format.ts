@@ -1,5 +1,6 @@
 // Unified (3 context lines) and side-by-side renderings of a line diff, coloured on request.
-import type { Side } from '../memory/side.js';
+// The caller passes the older side first: `-`/left is older, `+`/right is newer.
+import { sideLabel, type Side } from '../memory/side.js';
 
 const RED = '\x1b[31m';
 const GREEN = '\x1b[32m';
@@ -11,7 +12,7 @@ const withNewline = (s: string): string => (s === '' || s.endsWith('\n') ? s : s
 
 export async function unifiedDiff(left: Side, right: Side, color: boolean): Promise<string> {
   const { createTwoFilesPatch } = await import('diff');
-  const patch = createTwoFilesPatch(left.label, right.label, withNewline(left.text), withNewline(right.text), '', '', { context: 3 });
+  const patch = createTwoFilesPatch(sideLabel(left), sideLabel(right), withNewline(left.text), withNewline(right.text), '', '', { context: 3 });
   const lines = patch.split('\n').filter((l) => !/^={10,}$/.test(l));
   if (lines.at(-1) === '') lines.pop();
   // The library appends a tab to headers when no timestamp is given: drop it.
@@ -68,8 +69,10 @@ export async function sideBySideDiff(left: Side, right: Side, width: number, col
     if (side === 'r' && (mark === '>' || mark === '|')) return GREEN + text + RESET;
     return text;
   };
-  const header = `${fit(left.label, col)} | ${fit(right.label, col)}`.trimEnd();
-  const out = [color ? BOLD + header + RESET : header];
+  // Refs on the first header line, what each side is on the second: a column cuts neither.
+  const header = [`${fit(left.ref, col)} | ${fit(right.ref, col)}`.trimEnd()];
+  if (left.about || right.about) header.push(`${fit(left.about, col)} | ${fit(right.about, col)}`.trimEnd());
+  const out = header.map((h) => (color ? BOLD + h + RESET : h));
   for (const row of rows) {
     const l = paint(fit(row.left ?? '', col), row.mark, 'l');
     const r = paint(row.right === undefined ? '' : fit(row.right, col), row.mark, 'r');

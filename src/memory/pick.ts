@@ -1,6 +1,7 @@
 // What `copy` picks: terminal records by recency, or agent messages by mode and recency.
 import { SivtrError } from '../errors.js';
 import { renderParts, unitText, finalReply, type Aspect, type RenderOptions } from './render.js';
+import { selectRecentRecords, type RecencyOptions } from './recent.js';
 import { selectRecent, type Recency } from './selector.js';
 import type { Part, Unit } from './types.js';
 
@@ -16,8 +17,8 @@ function describe(units: Unit[]): string {
   return units.length === 1 && first.title ? `${span} ${first.title}` : span;
 }
 
-export function pickTerminal(units: Unit[], aspect: Aspect, recency: Recency, opts: RenderOptions): Picked {
-  const chosen = selectRecent(units, recency, 'command');
+export function pickTerminal(units: Unit[], aspect: Aspect, recency: Recency, opts: RenderOptions & RecencyOptions): Picked {
+  const chosen = selectRecentRecords(units, recency, opts);
   const text = chosen.map((u) => unitText(u, aspect, opts)).join('\n\n');
   const plain = opts.ansi ? chosen.map((u) => unitText(u, aspect, { ...opts, ansi: false })).join('\n\n') : text;
   return { text, plain, what: describe(chosen) };

@@ -94,7 +94,7 @@ describe('copy errors are one line and no stack trace', () => {
     [['copy', '0'], /^sivtr: invalid selector "0" — /],
     [['copy', '2..x'], /^sivtr: invalid selector "2..x" — /],
     [['copy', 'out', '-1'], /^sivtr: /],
-    [['copy', '9'], /^sivtr: only 4 command\(s\) recorded — try a smaller selector\n$/],
+    [['copy', '9'], /^sivtr: only 4 commands recorded — try a smaller selector\n$/],
     [['copy', 'out', '--lines', '1:x'], /^sivtr: invalid line spec "1:x" — /],
     [['copy', 'out', '--regex', '('], /^sivtr: invalid regex "\(": /],
   ];

@@ -19,12 +19,37 @@ beforeAll(() => {
 afterAll(() => tmp.cleanup());
 
 describe('diff', () => {
-  it('prints a unified diff with 3 context lines and headers naming each side', () => {
+  const unified = [
+    '--- terminal/term-123/4 (2 commands ago) seq 1 10',
+    '+++ terminal/term-123/6 (last command) seq 1 10 | sed s/5/five/',
+    '@@ -2,7 +2,7 @@', ' 2', ' 3', ' 4', '-5', '+five', ' 6', ' 7', ' 8', '',
+  ].join('\n');
+
+  it('prints a unified diff, older side first, with headers giving each ref and how many commands ago', () => {
     const r = runCli(['diff', '1', '2'], { env });
     expect(r.code).toBe(0);
-    expect(r.stdout).toBe(
-      ['--- #6 seq 1 10 | sed s/5/five/', '+++ #4 seq 1 10', '@@ -2,7 +2,7 @@', ' 2', ' 3', ' 4', '-five', '+5', ' 6', ' 7', ' 8', ''].join('\n'),
-    );
+    expect(r.stdout).toBe(unified);
+  });
+
+  it('a + line is what is newer, whatever order the sides are typed in', () => {
+    expect(runCli(['diff', '2', '1'], { env }).stdout).toBe(unified);
+    expect(runCli(['diff', 'terminal/current/6', 'terminal/current/4'], { env }).stdout).toBe(unified);
+    expect(runCli(['diff', 'terminal/current/6', '2'], { env }).stdout).toBe(unified);
+  });
+
+  it('a file that appeared shows as added; records of two terminals are ordered by when they ended', () => {
+    const dir = tempDir();
+    try {
+      const data = join(dir.path, 'data');
+      const late = writeLog(data, 'late', [{ command: 'ls', output: 'a.txt\nnew.txt', ended_at: '2026-11-29T10:05:00Z' }]);
+      writeLog(data, 'early', [{ command: 'ls', output: 'a.txt', ended_at: '2026-11-29T10:00:00Z' }]);
+      const e = cleanEnv(dir.path, { SIVTR_DATA_DIR: data, SIVTR_SESSION_LOG: late });
+      const expected = ['--- terminal/early/1 ls', '+++ terminal/late/1 (last command) ls', '@@ -1,1 +1,2 @@', ' a.txt', '+new.txt', ''].join('\n');
+      expect(runCli(['diff', '1', 'terminal/early/1'], { env: e }).stdout).toBe(expected);
+      expect(runCli(['diff', 'terminal/early/1', 'terminal/late/1'], { env: e }).stdout).toBe(expected);
+    } finally {
+      dir.cleanup();
+    }
   });
 
   it('says no differences for identical sides and exits 0 even with --exit-code', () => {
@@ -37,24 +62,25 @@ describe('diff', () => {
   });
 
   it('compares commands, inputs or blocks on request', () => {
-    expect(runCli(['diff', '1', '2', '--cmd'], { env }).stdout).toContain('-seq 1 10 | sed s/5/five/\n+seq 1 10\n');
-    expect(runCli(['diff', '1', '2', '--input'], { env }).stdout).toContain('-$ seq 1 10 | sed s/5/five/\n+me@box:~$ seq 1 10\n');
-    expect(runCli(['diff', '1', '2', '--block'], { env }).stdout).toContain('-$ seq 1 10 | sed s/5/five/\n+me@box:~$ seq 1 10\n');
+    expect(runCli(['diff', '1', '2', '--cmd'], { env }).stdout).toContain('-seq 1 10\n+seq 1 10 | sed s/5/five/\n');
+    expect(runCli(['diff', '1', '2', '--input'], { env }).stdout).toContain('-me@box:~$ seq 1 10\n+$ seq 1 10 | sed s/5/five/\n');
+    expect(runCli(['diff', '1', '2', '--block'], { env }).stdout).toContain('-me@box:~$ seq 1 10\n+$ seq 1 10 | sed s/5/five/\n');
   });
 
-  it('aligns --side-by-side to the terminal width', () => {
+  it('aligns --side-by-side to the terminal width, older on the left', () => {
     const r = runCli(['diff', '1', '2', '--side-by-side'], { env });
     const lines = r.stdout.trimEnd().split('\n');
-    expect(lines[0]).toMatch(/^#6 seq 1 10 \| sed s\/5\/five\/ +\| #4 seq 1 10$/);
     const col = Math.floor((60 - 3) / 2);
-    expect(lines).toContain(`${'five'.padEnd(col)} | 5`);
+    expect(lines[0]).toBe(`${'terminal/term-123/4'.padEnd(col)} | terminal/term-123/6`);
+    expect(lines[1]).toBe(`${'(2 commands ago) seq 1 10'.padEnd(col)} | (last command) seq 1 10 | s…`);
+    expect(lines).toContain(`${'5'.padEnd(col)} | five`);
     expect(lines).toContain(`${'4'.padEnd(col)}   4`);
     expect(Math.max(...lines.map((l) => l.length))).toBeLessThanOrEqual(60);
   });
 
   it('colours only when asked or on a TTY', () => {
     expect(runCli(['diff', '1', '2'], { env }).stdout).not.toContain('\x1b[');
-    expect(runCli(['diff', '1', '2', '--color', 'always'], { env }).stdout).toContain('\x1b[31m-five\x1b[0m');
+    expect(runCli(['diff', '1', '2', '--color', 'always'], { env }).stdout).toContain('\x1b[32m+five\x1b[0m');
   });
 
   it('rejects ranges and missing sides without a stack trace', () => {

@@ -23,6 +23,7 @@ export const spec: CommandSpec = {
     'ignore-case': { type: 'boolean', alias: 'i', describe: 'make --regex case-insensitive' },
     lines: { type: 'string', alias: 'l', describe: 'keep lines: 5, 1:5, 1,3,8:12, -20: (last 20)' },
     session: { type: 'string', alias: 's', describe: 'agent session: Nth newest or an id/prefix' },
+    'include-self': { type: 'boolean', describe: "count sivtr's own copy/show/diff/search… records in the selector" },
   },
   examples: [
     ['sivtr copy', 'the last command and its output'],
@@ -54,7 +55,7 @@ async function pickFor(args: ParsedArgs): Promise<Picked> {
   if (args.session !== undefined) throw new SivtrError('--session is for agent sources', 'use a ref such as `sivtr show terminal/<id>/3` for another terminal');
   const recency = parseRecency(words[0]);
   const session = await getSource('terminal').open('current', opts);
-  return pickTerminal(session.units, mode ? TERMINAL_MODES[mode]! : 'block', recency, { ansi: Boolean(args.ansi), prompt: str(args.prompt) });
+  return pickTerminal(session.units, mode ? TERMINAL_MODES[mode]! : 'block', recency, { ansi: Boolean(args.ansi), prompt: str(args.prompt), includeSelf: Boolean(args['include-self']) });
 }
 
 export async function run(args: ParsedArgs): Promise<number> {

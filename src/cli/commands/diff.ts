@@ -1,7 +1,8 @@
-// sivtr diff LEFT RIGHT — compare two records, turns or parts (outputs by default).
+// sivtr diff A B — compare two records, turns or parts (outputs by default). The older side is
+// `---` (left with --side-by-side) and the newer `+++`, whatever order they were typed in.
 import { SivtrError } from '../../errors.js';
 import type { Aspect } from '../../memory/render.js';
-import { resolveSide } from '../../memory/side.js';
+import { olderFirst, resolveSide } from '../../memory/side.js';
 import { sideBySideDiff, unifiedDiff } from '../diff-format.js';
 import { requireRefSource } from '../source-name.js'; // refs may name any source, history included
 import type { CommandSpec, ParsedArgs } from '../spec.js';
@@ -10,7 +11,7 @@ import { listOptions, useColor } from './common.js';
 export const spec: CommandSpec = {
   name: 'diff',
   usage: '<left> <right>',
-  describe: 'diff two records, turns or parts (outputs by default)',
+  describe: 'diff two records, turns or parts (outputs by default); + lines are the newer side',
   positionals: [
     { name: 'left', describe: 'a recency selector (1 = newest) or a ref' },
     { name: 'right', describe: 'a recency selector or a ref' },
@@ -22,9 +23,10 @@ export const spec: CommandSpec = {
     cmd: { type: 'boolean', describe: 'compare bare commands' },
     'side-by-side': { type: 'boolean', alias: 'y', describe: 'two columns, aligned to the terminal width' },
     'exit-code': { type: 'boolean', describe: 'exit 1 when the sides differ' },
+    'include-self': { type: 'boolean', describe: "count sivtr's own copy/show/diff/search… records in N" },
   },
   examples: [
-    ['sivtr diff 1 2', 'the last output against the one before'],
+    ['sivtr diff 2 1', 'what changed from the output before the last to the last'],
     ['sivtr diff terminal/current/4 claude/3f2a9c1d/2/p3 --side-by-side', 'a record against an agent tool output'],
   ],
 };
@@ -37,9 +39,8 @@ export async function run(args: ParsedArgs): Promise<number> {
   const aspect: Aspect = ({ output: 'output', block: 'block', input: 'input', cmd: 'command' } as const)[aspects[0] ?? 'output'];
   requireRefSource(leftSpec);
   requireRefSource(rightSpec);
-  const opts = listOptions(args);
-  const left = await resolveSide(leftSpec, aspect, opts);
-  const right = await resolveSide(rightSpec, aspect, opts);
+  const opts = { ...listOptions(args), includeSelf: Boolean(args['include-self']) };
+  const [left, right] = olderFirst(await resolveSide(leftSpec, aspect, opts), await resolveSide(rightSpec, aspect, opts));
   if (left.text === right.text) {
     process.stdout.write('no differences\n');
     return 0;
