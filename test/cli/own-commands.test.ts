@@ -1,6 +1,6 @@
 // sivtr's own read-only commands stay recorded but do not shift recency: `copy out 2` after a
 // `sivtr show` still means the output before the last command the user ran.
-import { readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, cleanEnv, runCli, tempDir } from '../helpers/cli.js';
@@ -58,6 +58,19 @@ describe('recency passes over sivtr\'s own commands', () => {
   });
 });
 
+/** Waits (on the log, not the clock) until the recorder has written `n` records. */
+async function recorded(dir: string, n: number): Promise<void> {
+  const deadline = Date.now() + 15_000;
+  const count = (): number => {
+    if (!existsSync(dir)) return 0;
+    return readdirSync(dir).filter((f) => f.endsWith('.jsonl')).reduce((sum, f) => sum + readFileSync(join(dir, f), 'utf8').split('\n').filter(Boolean).length, 0);
+  };
+  while (count() < n) {
+    if (Date.now() > deadline) throw new Error(`the recorder wrote ${count()} of ${n} records`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
 describe.skipIf(!have('bash'))('in a real recorded bash', () => {
   it('`sivtr show` between two commands leaves `copy out 2` meaning the command before the last', async () => {
     const tmp = tempDir('sivtr-own-');
@@ -67,7 +80,11 @@ describe.skipIf(!have('bash'))('in a real recorded bash', () => {
       await s.ready();
       await s.run('echo first');
       await s.run('echo second');
+      // The recorder writes from a worker: the commands below read the log, so let it catch up.
+      const terminals = join(tmp.path, 'data', 'terminals');
+      await recorded(terminals, 2);
       await s.run(`SIVTR_CLIPBOARD=none ${process.execPath} ${BIN} show terminal/current/1`);
+      await recorded(terminals, 3);
       await s.run(`SIVTR_CLIPBOARD=none ${process.execPath} ${BIN} copy out 2 --print`);
       await s.exit();
       expect(readdirSync(join(tmp.path, 'data', 'terminals')).filter((n) => n.endsWith('.jsonl'))).toHaveLength(1);
