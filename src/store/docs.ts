@@ -2,7 +2,7 @@
 // go) but rebuilt at query time from (source, session id, index). Whatever reads units —
 // the file index or the in-memory `--no-index` path — goes through these functions, so both
 // hold exactly the same rows.
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { Part, Unit } from '../memory/types.js';
 
 export type StatusName = 'success' | 'failure' | 'unknown';
@@ -84,6 +84,12 @@ export function unitDoc(unit: Unit, fallbackAt?: string): UnitDoc {
     complete: unit.complete === false ? 0 : 1,
     parts,
   };
-  const hash = createHash('sha1').update(JSON.stringify(doc)).digest('base64');
-  return { ...doc, hash };
+  return { ...doc, hash: contentHash(doc) };
+}
+
+/** A digest of every field and part text, to tell a changed unit from an unchanged one (one native call per unit). */
+function contentHash(doc: Omit<UnitDoc, 'hash'>): string {
+  const fields: (string | number | null)[] = [doc.index, doc.at, doc.atText, doc.cwd, doc.status, doc.complete, doc.title, doc.parts.length];
+  for (const p of doc.parts) fields.push(p.n, p.kind, p.label, p.text.length, p.text);
+  return hash('sha1', fields.join('\u0000'), 'base64');
 }

@@ -1,16 +1,24 @@
-// index.db: a rebuildable cache of every session and unit sivtr can read, with a trigram FTS5
-// table over the parts. The same schema also lives in memory for `--no-index` and read-only
-// data dirs, so both paths run the very same queries over the very same rows.
+// index.db: a rebuildable cache of every session and unit sivtr can read. Unit text is stored
+// in chunks (consecutive units of one session, about 64 K characters, deflated) with one FTS5
+// row per chunk listing the chunk's gram keys (see grams.ts); a search narrows to the chunks
+// holding every key of a term and confirms the match in the text. The same schema also lives in
+// memory for `--no-index` and read-only data dirs, so both paths run the very same code over the
+// very same rows.
+import { promisify } from 'node:util';
+import { deflateRaw, deflateRawSync, inflateRawSync } from 'node:zlib';
 import { existsSync, rmSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { warn } from '../errors.js';
 import { ensurePrivateDir } from '../session/log.js';
 import type { SessionDoc, UnitDoc } from './docs.js';
 import type { Statement } from 'better-sqlite3';
+import { KeySet, keyToken } from './grams.js';
+
+const deflateRawAsync = promisify(deflateRaw);
 import { isCorruptionError, isUnwritableError, openDb, openMemoryDb, type Db } from './sqlite.js';
 
 /** Bump when what is stored per unit changes: the index is then rebuilt from the sources. */
-export const PARSER_VERSION = '3';
+export const PARSER_VERSION = '4';
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -44,31 +52,139 @@ CREATE TABLE IF NOT EXISTS units (
   title TEXT NOT NULL,
   complete INTEGER NOT NULL,
   hash TEXT NOT NULL,
+  chunk INTEGER NOT NULL,
   UNIQUE (session, idx)
 );
-CREATE TABLE IF NOT EXISTS parts (
+-- A chunk's units have the consecutive ids first_unit, first_unit + 1, …; parts: JSON
+-- [[unit ordinal, n, kind, label, length], …] in text order; data: the parts' text joined by NUL,
+-- prefixed by one byte saying how it is stored (0 as is, 1 deflated).
+CREATE TABLE IF NOT EXISTS chunks (
   id INTEGER PRIMARY KEY,
-  unit INTEGER NOT NULL,
-  n INTEGER NOT NULL,
-  kind TEXT NOT NULL,
-  label TEXT,
-  weight REAL NOT NULL,
-  text TEXT NOT NULL
+  session INTEGER NOT NULL,
+  lo INTEGER NOT NULL,
+  first_unit INTEGER NOT NULL,
+  nparts INTEGER NOT NULL,
+  nchars INTEGER NOT NULL,
+  parts TEXT NOT NULL,
+  data BLOB NOT NULL
 );
-CREATE INDEX IF NOT EXISTS parts_unit ON parts (unit);
--- Positions are kept (detail=full): a quoted term is then an exact substring match and BM25 is
--- cheap. Without them (detail=none) the index is a third of the size, but every ranked row
--- must be re-tokenized and a common word takes seconds.
-CREATE VIRTUAL TABLE IF NOT EXISTS parts_fts USING fts5 (text, content='parts', content_rowid='id', tokenize='trigram');
-CREATE TRIGGER IF NOT EXISTS parts_ai AFTER INSERT ON parts BEGIN
-  INSERT INTO parts_fts (rowid, text) VALUES (new.id, new.text);
-END;
-CREATE TRIGGER IF NOT EXISTS parts_ad AFTER DELETE ON parts BEGIN
-  INSERT INTO parts_fts (parts_fts, rowid, text) VALUES ('delete', old.id, old.text);
-END;
+CREATE INDEX IF NOT EXISTS chunks_session ON chunks (session, lo);
+-- One row per chunk (rowid = chunk id) holding its distinct gram keys: no content, no positions.
+CREATE VIRTUAL TABLE IF NOT EXISTS grams USING fts5 (keys, content='', contentless_delete=1, detail=none, tokenize='ascii');
 `;
 
+/** Characters of text per chunk: large enough to share keys across units, small enough to confirm quickly. */
+const CHUNK_CHARS = 64 * 1024;
+
+export type ChunkRow = { id: number; session: number; first_unit: number; parts: string; data: Buffer };
+
 export type FileRow = { key: string; size: number; mtime: number; head: string; tail: string; parsed_bytes: number; positions: number };
+
+/** One part of a chunk, as search reads it back. */
+export type StoredPart = { uid: number; n: number; kind: string; label: string | null; text: string };
+
+/** The text of one chunk, decoded. */
+export type StoredChunk = { id: number; session: number; parts: StoredPart[] };
+
+export type PartDir = [ordinal: number, n: number, kind: string, label: string | null, length: number];
+
+/** Units packed into chunks, ready to be written: everything but the row ids is known. */
+export type PackedChunk = { lo: number; docs: UnitDoc[]; parts: string; nparts: number; nchars: number; keys: string; data: Buffer };
+
+const RAW = Buffer.of(0);
+const DEFLATED = Buffer.of(1);
+
+function decode(data: Buffer): string {
+  const body = data.subarray(1);
+  return (data[0] === 1 ? inflateRawSync(body) : body).toString('utf8');
+}
+
+/** A chunk's text and part directory, before it is split into parts. */
+export type ChunkText = { text: string; dir: PartDir[] };
+
+export function decodeChunkText(partsJson: string, data: Buffer): ChunkText {
+  return { text: decode(data), dir: JSON.parse(partsJson) as PartDir[] };
+}
+
+export function decodeChunk(id: number, session: number, firstUnit: number, partsJson: string, data: Buffer): StoredChunk {
+  const { text, dir } = decodeChunkText(partsJson, data);
+  const parts: StoredPart[] = [];
+  let at = 0;
+  for (const [ordinal, n, kind, label, length] of dir) {
+    parts.push({ uid: firstUnit + ordinal, n, kind, label, text: text.slice(at, at + length) });
+    at += length + 1;
+  }
+  return { id, session, parts };
+}
+
+let keySet: KeySet | undefined;
+const tokenOf: string[] = [];
+
+/** Groups consecutive units into chunks and lists each chunk's gram keys; the text is left raw. */
+function packRaw(docs: UnitDoc[]): { chunks: PackedChunk[]; raw: Buffer[] } {
+  const keys = (keySet ??= new KeySet());
+  const chunks: PackedChunk[] = [];
+  const raw: Buffer[] = [];
+  let group: UnitDoc[] = [];
+  let dir: PartDir[] = [];
+  let texts: string[] = [];
+  let chars = 0;
+  const flush = (): void => {
+    const text = texts.join('\u0000');
+    keys.next();
+    keys.addText(text.toLowerCase());
+    const list = keys.keys;
+    const tokens = new Array<string>(list.length);
+    for (let i = 0; i < list.length; i++) tokens[i] = tokenOf[list[i]!] ??= keyToken(list[i]!);
+    chunks.push({ lo: group[0]!.index, docs: group, parts: JSON.stringify(dir), nparts: dir.length, nchars: text.length, keys: tokens.join(' '), data: RAW });
+    raw.push(Buffer.from(text, 'utf8'));
+    group = [];
+    dir = [];
+    texts = [];
+    chars = 0;
+  };
+  for (const doc of docs) {
+    const ordinal = group.length;
+    group.push(doc);
+    for (const p of doc.parts) {
+      dir.push([ordinal, p.n, p.kind, p.label, p.text.length]);
+      texts.push(p.text);
+      chars += p.text.length + 1;
+    }
+    if (chars >= CHUNK_CHARS) flush();
+  }
+  if (group.length > 0) flush();
+  return { chunks, raw };
+}
+
+/** Small texts are not worth deflating; the memory index never deflates. */
+const worthDeflating = (raw: Buffer, compress: boolean): boolean => compress && raw.length >= 512;
+
+export function packUnits(docs: UnitDoc[], compress: boolean): PackedChunk[] {
+  const { chunks, raw } = packRaw(docs);
+  chunks.forEach((c, i) => {
+    const body = raw[i]!;
+    c.data = worthDeflating(body, compress) ? Buffer.concat([DEFLATED, deflateRawSync(body, { level: 1 })]) : Buffer.concat([RAW, body]);
+  });
+  return chunks;
+}
+
+/** packUnits with the deflating done on libuv's thread pool, off the main thread. */
+export async function packUnitsAsync(docs: UnitDoc[], compress: boolean): Promise<PackedChunk[]> {
+  const { chunks, raw } = packRaw(docs);
+  await Promise.all(
+    chunks.map(async (c, i) => {
+      const body = raw[i]!;
+      c.data = worthDeflating(body, compress) ? Buffer.concat([DEFLATED, await deflateRawAsync(body, { level: 1 })]) : Buffer.concat([RAW, body]);
+    }),
+  );
+  return chunks;
+}
+
+const unitsFrom = (docs: UnitDoc[], start: number): UnitDoc[] => docs.filter((d) => d.index >= start).sort((a, b) => a.index - b.index);
+
+/** What replacing a session's units will do, decided from what the index holds now. */
+export type ReplacePlan = { start: number; written: number; kept: number };
 
 export class IndexDb {
   private stmts = new Map<string, Statement>();
@@ -81,14 +197,14 @@ export class IndexDb {
     // Creating the schema costs a few ms of parsing: only a new or foreign file needs it.
     let ready = false;
     try {
-      ready = db.prepare("SELECT 1 FROM sqlite_master WHERE name = 'parts_ad'").get() !== undefined;
+      ready = db.prepare("SELECT 1 FROM sqlite_master WHERE name = 'grams'").get() !== undefined;
     } catch {
       ready = false;
     }
     if (!ready) db.exec(SCHEMA);
   }
 
-  private stmt(sql: string): Statement {
+  stmt(sql: string): Statement {
     let s = this.stmts.get(sql);
     if (!s) {
       s = this.db.prepare(sql);
@@ -123,6 +239,10 @@ export class IndexDb {
     ).run(row);
   }
 
+  deleteFile(key: string): void {
+    this.stmt('DELETE FROM files WHERE key = ?').run(key);
+  }
+
   /** Session ids (sid) of a source with their row id and file key. */
   sessionsOf(source: string): { id: number; sid: string; location: string }[] {
     return this.stmt('SELECT id, sid, location FROM sessions WHERE source = ?').all(source) as { id: number; sid: string; location: string }[];
@@ -138,7 +258,7 @@ export class IndexDb {
   }
 
   deleteSession(id: number): void {
-    this.deleteUnitsFrom(id, 0);
+    this.deleteUnitsFrom(id, -Infinity);
     this.stmt('DELETE FROM sessions WHERE id = ?').run(id);
   }
 
@@ -148,41 +268,109 @@ export class IndexDb {
     return new Map(rows.map((r) => [r.idx, r.hash]));
   }
 
-  deleteUnit(session: number, index: number): void {
-    const unit = this.stmt('SELECT id FROM units WHERE session = ? AND idx = ?').get(session, index) as { id: number } | undefined;
-    if (!unit) return;
-    this.stmt('DELETE FROM parts WHERE unit = ?').run(unit.id);
-    this.stmt('DELETE FROM units WHERE id = ?').run(unit.id);
+  /** Removes units with an index ≥ `from`, and the chunks that hold them. */
+  private deleteUnitsFrom(session: number, from: number): void {
+    const lo = from === -Infinity ? -1e15 : from;
+    this.stmt('DELETE FROM grams WHERE rowid IN (SELECT id FROM chunks WHERE session = ? AND lo >= ?)').run(session, lo);
+    this.stmt('DELETE FROM chunks WHERE session = ? AND lo >= ?').run(session, lo);
+    this.stmt('DELETE FROM units WHERE session = ? AND idx >= ?').run(session, lo);
   }
 
-  /** Removes units with an index ≥ `from`. */
-  deleteUnitsFrom(session: number, from: number): void {
-    this.stmt('DELETE FROM parts WHERE unit IN (SELECT id FROM units WHERE session = ? AND idx >= ?)').run(session, from);
-    this.stmt('DELETE FROM units WHERE session = ? AND idx >= ?').run(session, from);
+  /** The first unit index of the chunk holding unit `index` (chunks never split a unit). */
+  private chunkStart(session: number, index: number): number {
+    const row = this.stmt('SELECT max(lo) AS lo FROM chunks WHERE session = ? AND lo <= ?').get(session, index) as { lo: number | null };
+    return row.lo ?? index;
   }
 
-  insertUnit(session: number, doc: UnitDoc): void {
-    const { id } = this.stmt(
-      `INSERT INTO units (session, idx, at, at_text, cwd, status, title, complete, hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
-    ).get(session, doc.index, doc.at, doc.atText, doc.cwd, doc.status, doc.title, doc.complete, doc.hash) as { id: number };
-    const insertPart = this.stmt('INSERT INTO parts (unit, n, kind, label, weight, text) VALUES (?, ?, ?, ?, ?, ?)');
-    for (const p of doc.parts) insertPart.run(id, p.n, p.kind, p.label, p.weight, p.text);
+  /** Writes packed chunks (and their units) into a session. */
+  writePacked(session: number, chunks: PackedChunk[]): void {
+    if (chunks.length === 0) return;
+    // Ids only grow within a session's lifetime and are never shared: a chunk's units are
+    // consecutive ids, deleted only together with the chunk.
+    let chunkId = (this.stmt('SELECT coalesce(max(id), 0) + 1 FROM chunks').pluck().get() as number);
+    let unitId = (this.stmt('SELECT coalesce(max(id), 0) + 1 FROM units').pluck().get() as number);
+    const insertUnit = this.stmt(
+      'INSERT INTO units (id, session, idx, at, at_text, cwd, status, title, complete, hash, chunk) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+    );
+    const insertChunk = this.stmt('INSERT INTO chunks (id, session, lo, first_unit, nparts, nchars, parts, data) VALUES (?, ?, ?, ?, ?, ?, ?, ?)');
+    const insertGrams = this.stmt('INSERT INTO grams (rowid, keys) VALUES (?, ?)');
+    for (const c of chunks) {
+      const first = unitId;
+      for (const d of c.docs) insertUnit.run(unitId++, session, d.index, d.at, d.atText, d.cwd, d.status, d.title, d.complete, d.hash, chunkId);
+      insertChunk.run(chunkId, session, c.lo, first, c.nparts, c.nchars, c.parts, c.data);
+      insertGrams.run(chunkId, c.keys);
+      chunkId++;
+    }
   }
 
-  /** Makes a session's units exactly `docs`, rewriting only those whose content changed. */
-  replaceUnits(session: number, docs: UnitDoc[]): { written: number; kept: number } {
+  /** Appends units after every unit the session holds. */
+  appendUnits(session: number, docs: UnitDoc[]): void {
+    this.writePacked(session, packUnits(docs, this.persistent));
+  }
+
+  /**
+   * Which units replacing a session's units with `docs` must write: those from the first one
+   * that changed on (rounded down to the start of its chunk: chunks never split). `written`
+   * counts the units whose content is new, `kept` the others.
+   */
+  planReplace(session: number | undefined, docs: UnitDoc[]): ReplacePlan {
+    if (session === undefined) return { start: -Infinity, written: docs.length, kept: 0 };
     const old = this.unitHashes(session);
+    if (old.size === 0) return { start: -Infinity, written: docs.length, kept: 0 };
     let written = 0;
+    let from = Infinity;
     const wanted = new Set<number>();
     for (const doc of docs) {
       wanted.add(doc.index);
       if (old.get(doc.index) === doc.hash) continue;
-      if (old.has(doc.index)) this.deleteUnit(session, doc.index);
-      this.insertUnit(session, doc);
       written++;
+      if (doc.index < from) from = doc.index;
     }
-    for (const index of old.keys()) if (!wanted.has(index)) this.deleteUnit(session, index);
-    return { written, kept: docs.length - written };
+    for (const index of old.keys()) if (!wanted.has(index) && index < from) from = index;
+    if (from === Infinity) return { start: Infinity, written: 0, kept: docs.length };
+    return { start: this.chunkStart(session, from), written, kept: docs.length - written };
+  }
+
+  /** The row id of a session, if the index holds it. */
+  sessionRow(source: string, sid: string): number | undefined {
+    return this.stmt('SELECT id FROM sessions WHERE source = ? AND sid = ?').pluck().get(source, sid) as number | undefined;
+  }
+
+  /**
+   * Makes a session's units exactly `docs`. `packed` are the units from `plan.start` on, packed
+   * before the transaction; if the index changed since the plan was made (another search wrote
+   * this session meanwhile), they are packed again here.
+   */
+  replaceUnits(session: number, docs: UnitDoc[], prepared?: { plan: ReplacePlan; packed: PackedChunk[] }): { written: number; kept: number } {
+    const plan = this.planReplace(session, docs);
+    if (plan.start === Infinity) return plan;
+    this.deleteUnitsFrom(session, plan.start);
+    this.writePacked(session, prepared && prepared.plan.start === plan.start ? prepared.packed : packUnits(unitsFrom(docs, plan.start), this.persistent));
+    return plan;
+  }
+
+  /** Plans a replace and packs its units (deflating off the main thread) before the transaction. */
+  async prepareReplace(source: string, sid: string, docs: UnitDoc[]): Promise<{ plan: ReplacePlan; packed: PackedChunk[] }> {
+    const plan = this.planReplace(this.sessionRow(source, sid), docs);
+    const packed = plan.start === Infinity ? [] : await packUnitsAsync(unitsFrom(docs, plan.start), this.persistent);
+    return { plan, packed };
+  }
+
+  /** Chunks holding every key of one of the key lists (an FTS5 query over the key tokens). */
+  chunksWithKeys(alternatives: number[][]): number[] {
+    const expr = alternatives.map((keys) => `(${keys.map((k) => `"${keyToken(k)}"`).join(' AND ')})`).join(' OR ');
+    return this.stmt('SELECT rowid FROM grams WHERE grams MATCH ?').pluck().all(expr) as number[];
+  }
+
+  chunk(id: number): StoredChunk | undefined {
+    const row = this.stmt('SELECT id, session, first_unit, parts, data FROM chunks WHERE id = ?').get(id) as ChunkRow | undefined;
+    return row && decodeChunk(row.id, row.session, row.first_unit, row.parts, row.data);
+  }
+
+  /** How many parts and characters the index holds: the collection statistics for ranking. */
+  totals(): { parts: number; chars: number } {
+    const row = this.stmt('SELECT coalesce(sum(nparts), 0) AS parts, coalesce(sum(nchars), 0) AS chars FROM chunks').get() as { parts: number; chars: number };
+    return row;
   }
 
   /** BEGIN IMMEDIATE: a concurrent search waits for the write lock (busy timeout) instead of failing to upgrade a read. */

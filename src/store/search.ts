@@ -1,13 +1,14 @@
-// Search over an IndexDb (the file cache or its in-memory twin): trigram FTS5 with BM25, parts
-// weighted by kind, every query word required first and then any of them, filters on source,
+// Search over an IndexDb (the file cache or its in-memory twin): gram keys narrow the chunks, the
+// text confirms every match and BM25 is computed from it, parts weighted by kind, every query word required first and then any of them, filters on source,
 // part kind, status and time, a regex post-filter, and folding of the caller's own session.
 import { allProviders } from '../agents/registry.js';
 import { displayIds } from '../memory/display-id.js';
 import { formatRef } from '../memory/ref.js';
 import { HISTORY_SOURCE } from './history-source.js';
-import type { IndexDb } from './index-db.js';
-import { ftsExpression, hasTerms, queryTerms, snippet, type QueryTerms } from './query.js';
-import type { StatusName } from './docs.js';
+import { decodeChunkText, type ChunkRow, type IndexDb, type PartDir, type StoredChunk, type StoredPart } from './index-db.js';
+import { hasTerms, queryTerms, snippet, type QueryTerms } from './query.js';
+import { PART_WEIGHT, type StatusName } from './docs.js';
+import { termKeys } from './grams.js';
 
 export type SearchField = 'content' | 'command' | 'output' | 'input' | 'title';
 
@@ -61,10 +62,9 @@ type UnitRow = {
 
 type Candidate = UnitRow & { score: number; bestPart: number | null; allTerms: boolean };
 
-function kindFilter(field: SearchField, alias: string): { sql: string; params: string[] } {
+function allowedKinds(field: SearchField): Set<string> | undefined {
   const kinds = field === 'title' ? undefined : FIELD_KINDS[field];
-  if (!kinds) return { sql: '1', params: [] };
-  return { sql: `${alias}.kind IN (${kinds.map(() => '?').join(', ')})`, params: kinds };
+  return kinds && new Set(kinds);
 }
 
 function sourceFilter(target: string): { sql: string; params: string[] } {
@@ -73,40 +73,111 @@ function sourceFilter(target: string): { sql: string; params: string[] } {
   return { sql: 's.source = ?', params: [target] };
 }
 
-/** Unit ids holding `term` (as a substring, any case) in a part of an allowed kind. */
-function unitsWithTerm(index: IndexDb, term: string, long: boolean, field: SearchField): Set<number> {
-  const kinds = kindFilter(field, 'p');
-  // A quoted term is a phrase of consecutive trigrams: exactly the rows holding the substring.
-  const rows = long
-    ? index.db
-        .prepare(`SELECT DISTINCT p.unit FROM parts_fts JOIN parts p ON p.id = parts_fts.rowid WHERE parts_fts MATCH ? AND ${kinds.sql}`)
-        .pluck()
-        .all(ftsExpression({ long: [term], short: [] }, 'all'), ...kinds.params)
-    : index.db.prepare(`SELECT DISTINCT p.unit FROM parts p WHERE instr(lower(p.text), ?) > 0 AND ${kinds.sql}`).pluck().all(term.toLowerCase(), ...kinds.params);
-  return new Set(rows as number[]);
-}
+/** Occurrences of a term that ranking still tells apart. */
+const MAX_TF = 64;
 
 /**
- * Best (lowest) weighted BM25 per unit over the parts holding any long term, and the part that
- * earned it; ties go to the first part, so the answer never depends on row order.
+ * Per part of a chunk (of an allowed kind): how often each term occurs in it, or undefined when
+ * none does. Each term is looked for once over the whole lower-cased chunk when lower-casing
+ * kept every offset (it nearly always does), else part by part.
  */
-function scores(index: IndexDb, terms: QueryTerms, field: SearchField): Map<number, { score: number; part: number }> {
-  const out = new Map<number, { score: number; part: number }>();
-  const expr = ftsExpression(terms, 'any');
-  if (!expr) return out;
-  const kinds = kindFilter(field, 'p');
-  const rows = index.db
-    .prepare(
-      `WITH m AS MATERIALIZED (
-         SELECT p.unit AS unit, bm25(parts_fts) * p.weight AS score, p.n AS n
-         FROM parts_fts JOIN parts p ON p.id = parts_fts.rowid WHERE parts_fts MATCH ? AND ${kinds.sql}
-       )
-       SELECT unit, score, n FROM (
-         SELECT unit, score, n, row_number() OVER (PARTITION BY unit ORDER BY score, n) AS rn FROM m
-       ) WHERE rn = 1`,
-    )
-    .all(expr, ...kinds.params) as { unit: number; score: number; n: number }[];
-  for (const r of rows) out.set(r.unit, { score: r.score, part: r.n });
+function countTerms(text: string, dir: PartDir[], terms: string[], kinds: Set<string> | undefined): (number[] | undefined)[] {
+  const counts: (number[] | undefined)[] = new Array(dir.length);
+  const starts = new Array<number>(dir.length + 1);
+  starts[0] = 0;
+  for (let p = 0; p < dir.length; p++) starts[p + 1] = starts[p]! + dir[p]![4] + 1;
+  const allowed = (p: number): boolean => !kinds || kinds.has(dir[p]![2]);
+  const bump = (p: number, t: number): number => {
+    const tf = (counts[p] ??= new Array<number>(terms.length).fill(0));
+    return ++tf[t]!;
+  };
+  const lower = text.toLowerCase();
+  if (lower.length === text.length) {
+    for (let t = 0; t < terms.length; t++) {
+      const term = terms[t]!;
+      let p = 0;
+      for (let at = lower.indexOf(term); at !== -1; ) {
+        while (starts[p + 1]! <= at) p++;
+        if (!allowed(p)) at = lower.indexOf(term, starts[p + 1]);
+        else at = bump(p, t) >= MAX_TF ? lower.indexOf(term, starts[p + 1]) : lower.indexOf(term, at + term.length);
+      }
+    }
+    return counts;
+  }
+  for (let p = 0; p < dir.length; p++) {
+    if (!allowed(p)) continue;
+    const part = text.slice(starts[p], starts[p]! + dir[p]![4]).toLowerCase();
+    for (let t = 0; t < terms.length; t++) {
+      const term = terms[t]!;
+      for (let at = part.indexOf(term), k = 0; at !== -1 && k < MAX_TF; at = part.indexOf(term, at + term.length), k++) bump(p, t);
+    }
+  }
+  return counts;
+}
+
+type Matched = { uid: number; n: number; weight: number; length: number; tf: number[] };
+
+// BM25 with the usual constants, over parts: the gram keys have no positions, so the score is
+// computed here from what confirming the matches counted.
+const K1 = 1.2;
+const B = 0.75;
+
+/**
+ * For every unit with a part (of an allowed kind) holding a query term: which terms it holds
+ (a flag per term), its best weighted BM25 (lower is better) and the part that earned it. Ties go
+ * to the first part, so the answer never depends on row order.
+ */
+type UnitMatch = { found: Uint8Array; score: number; part: number };
+
+function matchUnits(index: IndexDb, req: SearchRequest, words: string[]): Map<number, UnitMatch> {
+  const lowered = words.map((w) => w.toLowerCase());
+  const alternatives: number[][] = [];
+  let scanAll = false;
+  for (const w of lowered) {
+    const keys = termKeys(w);
+    if (keys) alternatives.push(keys);
+    else scanAll = true;
+  }
+  const src = sourceFilter(req.target);
+  const kinds = allowedKinds(req.field);
+  let sql = `SELECT c.id, c.session, c.first_unit, c.parts, c.data FROM chunks c JOIN sessions s ON s.id = c.session WHERE ${src.sql}`;
+  const params: unknown[] = [...src.params];
+  if (!scanAll) {
+    sql += ' AND c.id IN (SELECT value FROM json_each(?))';
+    params.push(JSON.stringify(index.chunksWithKeys(alternatives)));
+  }
+  const matched: Matched[] = [];
+  const df = new Array<number>(lowered.length).fill(0);
+  for (const row of index.stmt(sql).iterate(...params) as Iterable<ChunkRow>) {
+    const { text, dir } = decodeChunkText(row.parts, row.data);
+    const counts = countTerms(text, dir, lowered, kinds);
+    dir.forEach(([ordinal, n, kind, , length], p) => {
+      const tf = counts[p];
+      if (!tf) return;
+      for (let t = 0; t < tf.length; t++) if (tf[t]! > 0) df[t]!++;
+      matched.push({ uid: row.first_unit + ordinal, n, weight: PART_WEIGHT[kind] ?? 1, length, tf });
+    });
+  }
+  const totals = index.totals();
+  const parts = Math.max(totals.parts, 1);
+  const avg = Math.max(totals.chars / parts, 1);
+  const idf = df.map((d) => Math.log(1 + (parts - d + 0.5) / (d + 0.5)));
+  const out = new Map<number, UnitMatch>();
+  for (const m of matched) {
+    let bm25 = 0;
+    for (let t = 0; t < m.tf.length; t++) {
+      const tf = m.tf[t]!;
+      if (tf > 0) bm25 += (idf[t]! * tf * (K1 + 1)) / (tf + K1 * (1 - B + (B * m.length) / avg));
+    }
+    const score = -bm25 * m.weight;
+    let seen = out.get(m.uid);
+    if (!seen) out.set(m.uid, (seen = { found: new Uint8Array(m.tf.length), score, part: m.n }));
+    for (let t = 0; t < m.tf.length; t++) if (m.tf[t]! > 0) seen.found[t] = 1;
+    if (score < seen.score || (score === seen.score && m.n < seen.part)) {
+      seen.score = score;
+      seen.part = m.n;
+    }
+  }
   return out;
 }
 
@@ -142,11 +213,13 @@ function unitRows(index: IndexDb, req: SearchRequest, ids: number[] | undefined)
   return index.db.prepare(sql).all(...params) as UnitRow[];
 }
 
-function partsOf(index: IndexDb, uid: number, field: SearchField): { n: number; kind: string; text: string }[] {
-  const kinds = kindFilter(field, 'parts');
-  return index.db.prepare(`SELECT n, kind, text FROM parts WHERE unit = ? AND ${kinds.sql} ORDER BY n`).all(uid, ...kinds.params) as {
-    n: number; kind: string; text: string;
-  }[];
+/** The parts of a unit (of the kinds `field` searches), in order; decoded chunks are kept for the search. */
+function partsOf(index: IndexDb, cache: Map<number, StoredChunk | undefined>, uid: number, field: SearchField): StoredPart[] {
+  const chunkId = index.stmt('SELECT chunk FROM units WHERE id = ?').pluck().get(uid) as number | undefined;
+  if (chunkId === undefined) return [];
+  if (!cache.has(chunkId)) cache.set(chunkId, index.chunk(chunkId));
+  const kinds = allowedKinds(field);
+  return (cache.get(chunkId)?.parts ?? []).filter((p) => p.uid === uid && (!kinds || kinds.has(p.kind))).sort((a, b) => a.n - b.n);
 }
 
 function isCurrent(row: UnitRow, req: SearchRequest): boolean {
@@ -179,17 +252,16 @@ function sessionDisplayIds(index: IndexDb, sources: Set<string>): Map<string, Ma
 export function search(index: IndexDb, req: SearchRequest): SearchResult {
   const terms = queryTerms(req.query);
   const withTerms = hasTerms(terms);
+  const words = [...terms.long, ...terms.short];
+  const chunks = new Map<number, StoredChunk | undefined>();
   let candidates: Candidate[];
   if (req.field === 'title') {
     candidates = titleCandidates(index, req, terms);
   } else if (withTerms) {
-    const perTerm = [...terms.long.map((t) => unitsWithTerm(index, t, true, req.field)), ...terms.short.map((t) => unitsWithTerm(index, t, false, req.field))];
-    const any = new Set<number>();
-    for (const set of perTerm) for (const id of set) any.add(id);
-    const scored = scores(index, terms, req.field);
-    candidates = unitRows(index, req, [...any]).map((row) => {
-      const s = scored.get(row.uid);
-      return { ...row, score: s?.score ?? 0, bestPart: s?.part ?? null, allTerms: perTerm.every((set) => set.has(row.uid)) };
+    const matched = matchUnits(index, req, words);
+    candidates = unitRows(index, req, [...matched.keys()]).map((row) => {
+      const m = matched.get(row.uid)!;
+      return { ...row, score: m.score, bestPart: m.part, allTerms: m.found.every((f) => f === 1) };
     });
   } else {
     candidates = unitRows(index, req, undefined).map((row) => ({ ...row, score: 0, bestPart: null, allTerms: true }));
@@ -197,7 +269,7 @@ export function search(index: IndexDb, req: SearchRequest): SearchResult {
   const kept: Candidate[] = [];
   let folded = 0;
   for (const c of candidates) {
-    if (req.match && !partsOf(index, c.uid, req.field === 'title' ? 'content' : req.field).some((p) => req.match!.test(p.text))) continue;
+    if (req.match && !partsOf(index, chunks, c.uid, req.field === 'title' ? 'content' : req.field).some((p) => req.match!.test(p.text))) continue;
     if (isSelfEcho(c, req)) {
       folded++;
       continue;
@@ -207,7 +279,7 @@ export function search(index: IndexDb, req: SearchRequest): SearchResult {
   kept.sort(compare);
   const page = kept.slice(0, req.limit);
   const ids = sessionDisplayIds(index, new Set(page.map((c) => c.source)));
-  const hits = page.map((c) => toHit(index, c, req, terms, ids));
+  const hits = page.map((c) => toHit(index, chunks, c, req, terms, ids));
   return { hits, total: kept.length, folded };
 }
 
@@ -227,8 +299,8 @@ function titleCandidates(index: IndexDb, req: SearchRequest, terms: QueryTerms):
   return [...newest.values()].map((r) => ({ ...r, score: 0, bestPart: null, allTerms: true }));
 }
 
-function toHit(index: IndexDb, c: Candidate, req: SearchRequest, terms: QueryTerms, ids: Map<string, Map<string, string>>): Hit {
-  const parts = partsOf(index, c.uid, req.field === 'title' ? 'content' : req.field);
+function toHit(index: IndexDb, chunks: Map<number, StoredChunk | undefined>, c: Candidate, req: SearchRequest, terms: QueryTerms, ids: Map<string, Map<string, string>>): Hit {
+  const parts = partsOf(index, chunks, c.uid, req.field === 'title' ? 'content' : req.field);
   let best = parts.find((p) => p.n === c.bestPart);
   if (!best && req.match) best = parts.find((p) => req.match!.test(p.text));
   if (!best && terms.short.length > 0) best = parts.find((p) => terms.short.some((t) => p.text.toLowerCase().includes(t.toLowerCase())));

@@ -17,7 +17,7 @@ import { listTerminalLogs, type TerminalLogInfo } from '../session/log.js';
 import { unitDoc, type UnitDoc } from './docs.js';
 import { HistoryStore } from './history.js';
 import { HISTORY_SOURCE, historyUnit } from './history-source.js';
-import type { FileRow, IndexDb } from './index-db.js';
+import { packUnitsAsync, type FileRow, type IndexDb } from './index-db.js';
 
 /** What a sync did: tests read it (SIVTR_INDEX_STATS=1) to prove tails are parsed, not files. */
 export type SyncStats = {
@@ -103,6 +103,8 @@ async function syncTerminalLog(index: IndexDb, log: TerminalLogInfo, stats: Sync
     start = end;
     if (isRecord(entry)) docs.push(unitDoc(entryToUnit(entry, positions, log.id)));
   }
+  const packed = incremental ? await packUnitsAsync(docs, index.persistent) : undefined;
+  const prepared = incremental ? undefined : await index.prepareReplace('terminal', log.id, docs);
   index.transaction(() => {
     // Another search may have indexed this tail while we parsed it: then it is done already.
     const now = index.file(key);
@@ -112,11 +114,11 @@ async function syncTerminalLog(index: IndexDb, log: TerminalLogInfo, stats: Sync
     }
     const session = index.upsertSession({ source: 'terminal', id: log.id, title: null, cwd: null, updatedAt: new Date(log.mtimeMs).toISOString(), location: log.path });
     if (incremental) {
-      for (const doc of docs) index.insertUnit(session, doc);
+      index.writePacked(session, packed!);
       stats.unitsWritten += docs.length;
       stats.filesAppended++;
     } else {
-      const { written, kept } = index.replaceUnits(session, docs);
+      const { written, kept } = index.replaceUnits(session, docs, prepared);
       stats.unitsWritten += written;
       stats.unitsKept += kept;
       stats.filesReparsed++;
@@ -141,7 +143,7 @@ function removeMissing(index: IndexDb, source: string, present: Set<string>, sta
   index.transaction(() => {
     for (const s of gone) {
       index.deleteSession(s.id);
-      if (keyPrefix) index.db.prepare('DELETE FROM files WHERE key = ?').run(keyPrefix + s.location);
+      if (keyPrefix) index.deleteFile(keyPrefix + s.location);
       stats.sessionsRemoved++;
     }
   });
@@ -177,7 +179,7 @@ function syncHistory(index: IndexDb, env: NodeJS.ProcessEnv, stats: SyncStats): 
       for (const entry of store.since(indexedMax)) {
         const unit = historyUnit(entry);
         const session = index.upsertSession({ source: HISTORY_SOURCE, id: String(entry.id), title: unit.title, cwd: entry.cwd ?? null, updatedAt: entry.ended_at ?? null, location: store.path });
-        index.insertUnit(session, unitDoc(unit));
+        index.appendUnits(session, [unitDoc(unit)]);
         stats.unitsWritten++;
       }
       index.setMeta('history', state);
@@ -231,6 +233,7 @@ async function syncSession(index: IndexDb, provider: Provider, summary: SessionS
     failures.push(`${summary.location} (${(error as { code?: string }).code ?? (error as Error).message})`);
     return;
   }
+  const prepared = await index.prepareReplace(provider.name, summary.id, docs);
   index.transaction(() => {
     const row = index.upsertSession({
       source: provider.name,
@@ -240,7 +243,7 @@ async function syncSession(index: IndexDb, provider: Provider, summary: SessionS
       updatedAt: summary.updatedAt,
       location: summary.location,
     });
-    const { written, kept } = index.replaceUnits(row, docs);
+    const { written, kept } = index.replaceUnits(row, docs, prepared);
     stats.unitsWritten += written;
     stats.unitsKept += kept;
     if (change === 'appended') stats.filesAppended++;

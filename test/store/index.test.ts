@@ -179,7 +179,7 @@ describe('the index is a cache', () => {
     searchWithStats(['anything']);
     const db = new Database(join(world.data, 'index.db'));
     db.prepare("UPDATE meta SET value = 'old-parser' WHERE key = 'version'").run();
-    db.prepare('DELETE FROM parts').run(); // whatever the old parser left must not survive
+    db.prepare('DELETE FROM chunks').run(); // whatever the old parser left must not survive
     db.close();
     const { refs, stats } = searchWithStats(['terminal', 'curl']);
     expect(stats.filesUnchanged).toBe(0);
@@ -207,6 +207,36 @@ describe('the index is a cache', () => {
     } finally {
       chmodSync(world.data, 0o755);
     }
+  });
+});
+
+describe('chunked storage', () => {
+  it('a term whose keys are all in one chunk but not together in one part is not a hit', () => {
+    // Both records land in one chunk, which then holds every trigram of "quokkazebu" (from
+    // "quokka" and "kazebu") without holding the word: the text must say no.
+    appendFileSync(world.logPath, JSON.stringify({ prompt: '$ ', command: 'echo quokka', output: 'seen', ended_at: '2026-11-26T09:00:00Z', exit_code: 0 }) + '\n');
+    appendFileSync(world.logPath, JSON.stringify({ prompt: '$ ', command: 'echo kazebu', output: 'seen', ended_at: '2026-11-26T09:01:00Z', exit_code: 0 }) + '\n');
+    appendFileSync(world.logPath, JSON.stringify({ prompt: '$ ', command: 'echo okkaze', output: 'quokkazebu at last', ended_at: '2026-11-26T09:02:00Z', exit_code: 0 }) + '\n');
+    for (const extra of [[], ['--no-index']]) {
+      expect(searchWithStats(['terminal', 'quokkazebu', ...extra]).refs).toEqual([`terminal/${TERMINAL_ID.slice(0, 8)}/9`]);
+      expect(searchWithStats(['terminal', 'kazeb', ...extra]).refs.sort()).toEqual([`terminal/${TERMINAL_ID.slice(0, 8)}/8`, `terminal/${TERMINAL_ID.slice(0, 8)}/9`]);
+    }
+    // Split over two parts of one unit (command and output) is not a match either.
+    expect(searchWithStats(['terminal', 'kazebuseen']).refs).toEqual([]);
+  });
+
+  it('stores less than the sources hold, even for output that repeats', () => {
+    const lines: string[] = [];
+    for (let i = 0; i < 400; i++) {
+      const output = Array.from({ length: 40 }, (_, k) => `src/module${k}/file${i}.ts:${k * 7}: warning unused variable \`value_${k}\``).join('\n');
+      lines.push(JSON.stringify({ prompt: '$ ', command: `npm run lint -- --shard ${i}`, output, cwd: '/srv/app', ended_at: new Date(Date.UTC(2026, 10, 1, 0, i)).toISOString(), exit_code: 1 }));
+    }
+    writeFileSync(world.logPath, lines.join('\n') + '\n');
+    const { refs } = searchWithStats(['terminal', 'file399.ts:21']);
+    expect(refs).toEqual([`terminal/${TERMINAL_ID.slice(0, 8)}/400`]);
+    const sources = statSync(world.logPath).size;
+    const index = readdirSync(world.data).filter((f) => f.startsWith('index.db')).reduce((n, f) => n + statSync(join(world.data, f)).size, 0);
+    expect(index).toBeLessThan(sources * 0.3);
   });
 });
 

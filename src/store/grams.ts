@@ -1,0 +1,81 @@
+// Gram keys: which chunks of text may hold a substring. Every three consecutive UTF-16 code
+// units of the lower-cased text hash to one of 2^20 trigram keys; two consecutive units of which
+// one is not ASCII (a two-character CJK word) hash to one of 2^20 bigram keys. A chunk's keys are
+// stored once each (a set, no positions), so writing them costs one hash per character and the
+// index holds a few bytes per distinct key instead of an entry per character. Keys only narrow
+// the candidates (hash collisions and keys scattered across a chunk make false candidates):
+// search always confirms a match against the text itself.
+
+const BITS = 20;
+const SIZE = 1 << BITS;
+const BIGRAM_BASE = SIZE;
+
+function trigram(a: number, b: number, c: number): number {
+  let h = Math.imul(((a << 16) | b) ^ Math.imul(c, 0x9e3779b1), 0x85ebca77);
+  h ^= h >>> 15;
+  return Math.imul(h, 0xc2b2ae35) >>> (32 - BITS);
+}
+
+function bigram(a: number, b: number): number {
+  let h = Math.imul((a << 16) | b, 0x27d4eb2f);
+  h ^= h >>> 15;
+  return BIGRAM_BASE + (Math.imul(h, 0x165667b1) >>> (32 - BITS));
+}
+
+/** FTS5 token for a key: base-36 digits, which the `ascii` tokenizer keeps as one word. */
+export const keyToken = (key: number): string => key.toString(36);
+
+/** Collects the distinct keys of many texts; `next()` starts the next set without clearing memory. */
+export class KeySet {
+  // A generation stamp per key instead of a Set: one typed-array store per character.
+  private stamps = new Uint32Array(2 * SIZE);
+  private generation = 1;
+  keys: number[] = [];
+
+  next(): void {
+    this.generation++;
+    this.keys = [];
+    if (this.generation === 0xffffffff) {
+      this.stamps.fill(0);
+      this.generation = 1;
+    }
+  }
+
+  private add(key: number): void {
+    if (this.stamps[key] !== this.generation) {
+      this.stamps[key] = this.generation;
+      this.keys.push(key);
+    }
+  }
+
+  /** Adds the keys of `lower` (already lower-cased). */
+  addText(lower: string): void {
+    const n = lower.length;
+    if (n < 2) return;
+    let a = lower.charCodeAt(0);
+    let b = lower.charCodeAt(1);
+    if ((a | b) >= 0x80) this.add(bigram(a, b));
+    for (let i = 2; i < n; i++) {
+      const c = lower.charCodeAt(i);
+      this.add(trigram(a, b, c));
+      if ((b | c) >= 0x80) this.add(bigram(b, c));
+      a = b;
+      b = c;
+    }
+  }
+}
+
+/**
+ * The keys every chunk holding `lower` must have, or undefined when the term is too short to
+ * narrow anything (one character, or two ASCII characters): then every chunk is a candidate.
+ */
+export function termKeys(lower: string): number[] | undefined {
+  const n = lower.length;
+  if (n >= 3) {
+    const keys = new Set<number>();
+    for (let i = 2; i < n; i++) keys.add(trigram(lower.charCodeAt(i - 2), lower.charCodeAt(i - 1), lower.charCodeAt(i)));
+    return [...keys];
+  }
+  if (n === 2 && (lower.charCodeAt(0) | lower.charCodeAt(1)) >= 0x80) return [bigram(lower.charCodeAt(0), lower.charCodeAt(1))];
+  return undefined;
+}
