@@ -167,12 +167,13 @@ export async function parseClaudeFile(path: string, warnFn: (m: string) => void 
         startedAt ??= ts;
         updatedAt = ts;
       }
-      // isMeta: slash-command expansions and caveats; isCompactSummary: the "continued from a
-      // previous conversation" summary. Both stay in the chain but show nothing.
+      // isMeta: slash-command expansions and caveats, in the chain but showing nothing;
+      // isCompactSummary: the "continued from a previous conversation" summary, a compaction.
       // The CLI invents "<synthetic>" assistant records (e.g. "No response requested." after
       // /compact): not model replies, except API errors, which stay visible but flagged.
       const invented = r.type === 'assistant' && (r.message as Rec).model === '<synthetic>' && r.isApiErrorMessage !== true;
-      if (r.isMeta !== true && r.isCompactSummary !== true && !invented) Object.assign(node, recordBlocks(r));
+      if (r.isCompactSummary === true) pushBlock(node.blocks, 'compaction', joinContent((r.message as Rec).content, (p) => (isObject(p) && p.type === 'text' ? str(p.text) : undefined)), { timestamp: ts });
+      else if (r.isMeta !== true && !invented) Object.assign(node, recordBlocks(r));
       if (r.type === 'assistant') node.stop = (r.message as Rec).stop_reason;
       leaf = node;
     }

@@ -101,7 +101,8 @@ export async function parsePiFile(path: string, warnFn: (m: string) => void = wa
       linear = false;
       byId.set(value.id, entry);
     }
-    if (value.type === 'message' && isObject(value.message)) {
+    if (value.type === 'compaction') pushBlock(entry.blocks, 'compaction', str(value.summary), { timestamp: ts });
+    else if (value.type === 'message' && isObject(value.message)) {
       const parsed = messageBlocks(value.message, ts ?? toIso(value.message.timestamp));
       entry.blocks = parsed.blocks;
       entry.role = parsed.role;

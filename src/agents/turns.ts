@@ -1,7 +1,7 @@
 // Turns (agent-formats.md §1.2): a turn starts at a real user message and runs to the next one.
 // Turns are numbered 1.. over those holding an assistant reply, plus the final turn when it is
 // still running; blocks before the first user message belong to no turn.
-import type { AgentSession, Block } from './types.js';
+import type { AgentSession, Block, BlockKind } from './types.js';
 
 export type Turn = { number: number; blocks: Block[]; complete: boolean };
 
@@ -16,7 +16,8 @@ export function assembleTurns(session: AgentSession): Turn[] {
     const isLast = i === groups.length - 1;
     const hasReply = blocks.some((b) => b.kind === 'assistant');
     if (!hasReply && !isLast) return;
-    const endsInReply = blocks.at(-1)?.kind === 'assistant';
+    // A compaction after the reply (a /compact between turns) does not reopen the turn.
+    const endsInReply = blocks.findLast((b) => b.kind !== 'compaction')?.kind === 'assistant';
     const complete = hasReply && (!isLast || (endsInReply && !session.lastTurnOpen));
     turns.push({ number: turns.length + 1, blocks, complete });
   });
@@ -27,4 +28,26 @@ export function assembleTurns(session: AgentSession): Turn[] {
 export function lastCompletedTurn(turns: Turn[]): Turn | undefined {
   for (let i = turns.length - 1; i >= 0; i--) if (turns[i]!.complete) return turns[i];
   return undefined;
+}
+
+type ReplyCandidate = { kind: BlockKind | string; commentary?: boolean };
+
+/**
+ * A turn's reply, the same rule for every provider: every assistant text after the turn's last
+ * tool activity, in order (agents often answer in several messages). Progress notes (Codex
+ * `commentary`) count only when there is nothing else; a turn whose last act was a tool call
+ * falls back to its last assistant text.
+ */
+export function replyOf<T extends ReplyCandidate>(blocks: readonly T[]): T[] {
+  let start = 0;
+  blocks.forEach((b, i) => {
+    if (b.kind === 'tool_call' || b.kind === 'tool_output') start = i + 1;
+  });
+  const after = blocks.slice(start).filter((b) => b.kind === 'assistant');
+  const final = after.filter((b) => !b.commentary);
+  if (final.length > 0) return final;
+  if (after.length > 0) return after;
+  const all = blocks.filter((b) => b.kind === 'assistant');
+  const last = all.findLast((b) => !b.commentary) ?? all.at(-1);
+  return last ? [last] : [];
 }

@@ -1,5 +1,6 @@
 // The provider-neutral model every agent transcript is imported into (agent-formats.md §1).
-export type BlockKind = 'user' | 'assistant' | 'tool_call' | 'tool_output' | 'thinking';
+/** `compaction`: the summary that replaced earlier history (auto-compaction, /compact, compression). */
+export type BlockKind = 'user' | 'assistant' | 'tool_call' | 'tool_output' | 'thinking' | 'compaction';
 
 export type Block = {
   kind: BlockKind;

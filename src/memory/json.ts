@@ -31,6 +31,7 @@ export function partJson(part: Part): Record<string, unknown> {
   json.text = part.text;
   if (part.timestamp !== undefined) json.timestamp = part.timestamp;
   if (part.isError) json.isError = true;
+  if (part.commentary) json.commentary = true;
   return json;
 }
 

@@ -1,6 +1,6 @@
 // What `copy` picks: terminal records by recency, or agent messages by mode and recency.
 import { SivtrError } from '../errors.js';
-import { renderParts, unitText, finalReply, type Aspect, type RenderOptions } from './render.js';
+import { renderParts, unitText, replyParts, type Aspect, type RenderOptions } from './render.js';
 import { selectRecentRecords, type RecencyOptions } from './recent.js';
 import { selectRecent, type Recency } from './selector.js';
 import type { Part, Unit } from './types.js';
@@ -33,15 +33,14 @@ function itemsFor(units: Unit[], mode: AgentMode): Item[] {
   switch (mode) {
     case 'turn':
       return units.filter((u) => u.complete !== false).map((u) => {
-        const reply = finalReply(u);
-        return { unit: u, parts: [...u.parts.filter((p) => p.kind === 'user'), ...(reply ? [reply] : [])] };
+        return { unit: u, parts: [...u.parts.filter((p) => p.kind === 'user'), ...replyParts(u)] };
       });
     case 'in':
       return units.flatMap((u) => u.parts.filter((p) => p.kind === 'user').slice(0, 1).map((p) => ({ unit: u, parts: [p] })));
     case 'out':
       return units.filter((u) => u.complete !== false).flatMap((u) => {
-        const reply = finalReply(u);
-        return reply ? [{ unit: u, parts: [reply] }] : [];
+        const reply = replyParts(u);
+        return reply.length > 0 ? [{ unit: u, parts: reply }] : [];
       });
     case 'tool':
       return units.flatMap((u) => u.parts.filter((p) => p.kind === 'tool_output').map((p) => ({ unit: u, parts: [p] })));

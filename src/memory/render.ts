@@ -1,5 +1,6 @@
 // Text of a unit or part as copy, show and diff print it.
 import { renderBlock, renderInput } from '../session/entry.js';
+import { replyOf } from '../agents/turns.js';
 import type { Part, Unit } from './types.js';
 
 export type Aspect = 'block' | 'input' | 'output' | 'command';
@@ -36,9 +37,9 @@ export function renderParts(parts: readonly Part[], opts: RenderOptions = {}): s
   return parts.map((p) => `${partHeading(p)}\n${partText(p, opts.ansi)}`).join('\n\n');
 }
 
-/** The final assistant reply of a turn: progress notes (Codex commentary) only when nothing else. */
-export function finalReply(unit: Unit): Part | undefined {
-  return unit.parts.findLast((p) => p.kind === 'assistant' && !p.commentary) ?? unit.parts.findLast((p) => p.kind === 'assistant');
+/** A turn's whole reply: every assistant text after its last tool activity (see agents/turns.ts). */
+export function replyParts(unit: Unit): Part[] {
+  return replyOf(unit.parts);
 }
 
 function agentText(unit: Unit, aspect: Aspect, opts: RenderOptions): string {
@@ -48,7 +49,7 @@ function agentText(unit: Unit, aspect: Aspect, opts: RenderOptions): string {
     case 'input':
       return unit.parts.filter((p) => p.kind === 'user').map((p) => p.text).join('\n\n');
     case 'output':
-      return partText(finalReply(unit));
+      return replyParts(unit).map((p) => partText(p)).join('\n\n');
     case 'command':
       return unit.parts.filter((p) => p.kind === 'tool_call').map((p) => (p.label ? `${p.label} ${p.text}` : p.text)).join('\n\n');
   }
