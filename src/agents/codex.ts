@@ -276,10 +276,15 @@ class CodexReader {
   }
 
   compacted(p: Rec): void {
-    // 0.17x writes the compaction summary as an assistant item just before `compacted`: not a reply.
+    // 0.17x writes the compaction summary as an assistant item just before `compacted`, whose
+    // message is a preamble plus that summary: the item is the compaction, not a reply.
     const message = str(p.message)?.trim();
+    if (!message) return;
     const last = this.fromItems.at(-1);
-    if (message && last?.kind === 'assistant' && last.text === message) this.fromItems.pop();
+    if (last?.kind === 'assistant' && message.endsWith(last.text)) {
+      last.kind = 'compaction';
+      delete last.commentary;
+    } else pushBlock(this.fromItems, 'compaction', message, { timestamp: this.updatedAt });
   }
 
   session(fallbackId: string): AgentSession {

@@ -93,13 +93,16 @@ describe('codex: eras', () => {
 
   it('0.17x: exec_command framing removed, compaction summary not a reply, running last turn', () => {
     const [t1, t2] = turns(NEW);
-    expect(t1!.blocks.map((b) => b.text)).toEqual([
+    expect(t1!.blocks.filter((b) => b.kind !== 'compaction').map((b) => b.text)).toEqual([
       'why is the build slow?',
       '{\n  "cmd": "npm run build -- --profile",\n  "workdir": "' + join(h.work, 'app') + '"\n}',
       'build: 12.1s (tsc 10.8s)',
       'Type-checking takes 10.8 s of the 12.1 s build.',
     ]);
-    expect(JSON.stringify([t1, t2])).not.toContain('Summary: the user asked');
+    // the summary is the compaction's, shown as such, and never the reply
+    expect(t1!.blocks.at(-1)).toMatchObject({ kind: 'compaction' });
+    expect(t1!.blocks.at(-1)!.text).toContain('Summary: the user asked');
+    expect(JSON.stringify([t1, t2]).split('Summary: the user asked')).toHaveLength(2);
     expect(t2!.complete).toBe(false);
     expect(t2!.blocks.map((b) => b.kind)).toEqual(['user', 'tool_call']);
     expect(copy(['out'], join(h.work, 'app'), { CODEX_THREAD_ID: NEW }).stdout).toBe('Type-checking takes 10.8 s of the 12.1 s build.\n');
