@@ -97,9 +97,20 @@ function filePlaceholder(part: Rec): string {
   return `[file: ${str(part.mime) ?? 'unknown'}${part.filename ? `, ${String(part.filename)}` : ''}]`;
 }
 
+/** The read tool wraps a file as `<path>…</path><type>…</type><content>…</content>`: the content is the output. */
+function unwrapRead(output: string): string {
+  const m = /^\s*<path>[\s\S]*?<\/path>\s*<type>[^<]*<\/type>\s*<content>\n?([\s\S]*?)\n?<\/content>\s*$/.exec(output);
+  if (!m) return output;
+  return m[1]!.replace(/\n*\(End of file - total \d+ lines?\)\s*$/, '');
+}
+
 export function openCodeBlocks(messages: Message[]): { blocks: Block[]; open: boolean } {
   const blocks: Block[] = [];
   let open = false;
+  // After an auto-compaction OpenCode sends its own "Continue if you have next steps…" message;
+  // when the user's prompt was already answered, what the model says to it is not the reply.
+  let answered = false;
+  let afterContinue = false;
   for (const m of messages) {
     const role = m.data.role;
     const timestamp = m.at;
@@ -113,20 +124,27 @@ export function openCodeBlocks(messages: Message[]): { blocks: Block[]; open: bo
       if (texts.some((t) => t.trim() !== '' && !t.startsWith('[file:'))) {
         pushBlock(blocks, 'user', texts.join('\n'), { timestamp });
         open = true;
-      }
+        answered = false;
+        afterContinue = false;
+      } else if (m.parts.some((p) => p.type === 'text' && p.synthetic === true)) afterContinue = answered;
       continue;
     }
-    if (role !== 'assistant' || m.data.summary === true) continue; // compaction summaries are not replies
+    if (role !== 'assistant') continue;
+    if (m.data.summary === true) {
+      const summary = m.parts.filter((p) => p.type === 'text').map((p) => str(p.text) ?? '').join('\n');
+      pushBlock(blocks, 'compaction', summary, { timestamp });
+      continue;
+    }
     let pending = false;
     for (const p of m.parts) {
-      if (p.type === 'text' && p.synthetic !== true) pushBlock(blocks, 'assistant', str(p.text), { timestamp });
+      if (p.type === 'text' && p.synthetic !== true) pushBlock(blocks, 'assistant', str(p.text), { timestamp, commentary: afterContinue || undefined });
       else if (p.type === 'reasoning') pushBlock(blocks, 'thinking', str(p.text), { timestamp });
       else if (p.type === 'tool') {
         const state = isObject(p.state) ? p.state : {};
         const label = str(p.tool);
         const callId = str(p.callID);
         pushBlock(blocks, 'tool_call', prettyArgs(state.input) || '{}', { timestamp, label, callId });
-        if (state.status === 'completed') pushBlock(blocks, 'tool_output', typeof state.output === 'string' ? state.output : prettyArgs(state.output), { timestamp, label, callId });
+        if (state.status === 'completed') pushBlock(blocks, 'tool_output', typeof state.output === 'string' ? unwrapRead(state.output) : prettyArgs(state.output), { timestamp, label, callId });
         else if (state.status === 'error') pushBlock(blocks, 'tool_output', str(state.error) ?? 'error', { timestamp, label, callId, isError: true });
         else pending = true;
       } else if (p.type === 'file') pushBlock(blocks, 'assistant', filePlaceholder(p), { timestamp });
@@ -134,6 +152,7 @@ export function openCodeBlocks(messages: Message[]): { blocks: Block[]; open: bo
     const time = isObject(m.data.time) ? m.data.time : {};
     const finish = str(m.data.finish);
     open = pending || time.completed === undefined || finish === 'tool-calls' || finish === 'tool_use';
+    if (!open) answered = true;
   }
   labelToolOutputs(blocks);
   return { blocks, open };

@@ -38,9 +38,11 @@ describe('opencode', () => {
     const r = run(['import', 'opencode/ses_A7Qm', '--json']);
     const units = (JSON.parse(r.stdout) as { units: TurnJson[] }).units;
     expect(units.map((u) => u.blocks[0]!.text)).toEqual(['why is auth.test flaky?', 'now make the retry configurable\n[file: image/png, retry.png]', 'run the whole suite']);
-    expect(units[0]!.blocks.map((b) => b.kind)).toEqual(['user', 'thinking', 'tool_call', 'tool_output', 'tool_call', 'tool_output', 'assistant']);
+    expect(units[0]!.blocks.map((b) => b.kind)).toEqual(['user', 'thinking', 'tool_call', 'tool_output', 'tool_call', 'tool_output', 'assistant', 'compaction']);
     expect(units[0]!.blocks[5]).toMatchObject({ label: 'read', callId: 'toolu_10', isError: true, text: 'File not found: auth/missing.ts' });
-    expect(r.stdout).not.toContain('Summary of the conversation');
+    // the summary is the compaction's, shown once as such
+    expect(units[0]!.blocks[7]!.text).toContain('Summary of the conversation');
+    expect(r.stdout.split('Summary of the conversation')).toHaveLength(2);
     expect(r.stdout).not.toContain('Continue if you have next steps');
     expect(r.stdout).not.toContain('system-reminder');
     expect(units[2]!.complete).toBe(false);
