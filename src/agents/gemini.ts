@@ -88,6 +88,22 @@ function toolResult(call: Rec): { text: string; isError?: boolean } | undefined 
   return { text: texts.join('\n'), isError: isError || undefined };
 }
 
+/** User texts the CLI injects: the session context it starts with, the compression summary. */
+function injected(text: string): 'context' | 'snapshot' | undefined {
+  const t = text.trimStart();
+  if (t.startsWith('<session_context>')) return 'context';
+  if (t.startsWith('<state_snapshot>')) return 'snapshot';
+  return undefined;
+}
+
+/** What a rewritten message says, whatever its id: role plus its text. */
+function contentKey(m: unknown): string {
+  if (!isObject(m)) return '';
+  const text = partsText(m.content, false).trim();
+  // tool responses carry no text: only their id can match them
+  return text === '' ? `id:${String(m.id)}` : `${String(m.type)}\0${text}`;
+}
+
 /** Replays what Gemini does on load: upserts by id, `$set`, `$rewindTo`, headers merged. */
 class ChatState {
   meta: Rec = {};
@@ -108,7 +124,7 @@ class ChatState {
     }
     if (isObject(r.$set)) {
       Object.assign(this.meta, r.$set);
-      if (Array.isArray(r.$set.messages) && r.$set.messages.length > 0) this.replace(r.$set.messages);
+      if (Array.isArray(r.$set.messages)) this.merge(r.$set.messages);
       return;
     }
     if (typeof r.id === 'string' && typeof r.type === 'string') {
@@ -128,15 +144,49 @@ class ChatState {
     for (const m of messages) if (isObject(m) && typeof m.id === 'string') this.messages.set(m.id, m);
   }
 
+  /**
+   * `$set.messages` rewrites the history: on every resume (first with only the injected context,
+   * then the whole history again, new ids for tool responses), and on compression (context, a
+   * `<state_snapshot>` summary, the model's acknowledgement, the kept last exchange under new
+   * ids). None of that is new dialogue, so nothing is dropped or repeated: known ids and known
+   * texts stay where they were, a snapshot becomes a compaction at the point it was made.
+   */
+  private merge(messages: unknown[]): void {
+    const known = new Set<string>();
+    for (const m of this.messages.values()) known.add(contentKey(m));
+    let afterSnapshot = false;
+    for (const m of messages) {
+      if (!isObject(m) || typeof m.id !== 'string') continue;
+      const snapshot = m.type === 'user' && injected(partsText(m.content, false)) === 'snapshot';
+      if (snapshot) {
+        if (!this.messages.has(m.id)) this.messages.set(m.id, { ...m, type: 'compaction' });
+        afterSnapshot = true;
+        continue;
+      }
+      const ack = afterSnapshot && m.type === 'gemini';
+      afterSnapshot = false;
+      if (ack || this.messages.has(m.id)) continue;
+      const key = contentKey(m);
+      if (known.has(key)) continue;
+      known.add(key);
+      this.messages.set(m.id, m);
+    }
+  }
+
   blocks(): { blocks: Block[]; open: boolean } {
     const blocks: Block[] = [];
     let open = false;
     for (const m of this.messages.values()) {
       const timestamp = toIso(m.timestamp);
-      if (m.type === 'user') {
+      if (m.type === 'compaction') {
+        pushBlock(blocks, 'compaction', partsText(m.content, false), { timestamp });
+      } else if (m.type === 'user') {
         const shown = m.displayContent !== undefined ? partsText(m.displayContent, false) : '';
         const text = shown.trim() ? shown : partsText(m.content, false);
         if (text.trim() === '') continue; // tool responses riding in user records
+        const context = injected(text);
+        if (context === 'snapshot') pushBlock(blocks, 'compaction', text, { timestamp });
+        if (context !== undefined) continue;
         pushBlock(blocks, 'user', text, { timestamp });
         open = true;
       } else if (m.type === 'gemini') {
@@ -252,6 +302,12 @@ function sessionFrom(state: ChatState, fallbackId: string, cwd: string | undefin
   };
 }
 
+/** A user record's text when it is the user's own prompt (not a tool response or injected context). */
+function promptOf(m: Rec): string | undefined {
+  const text = partsText(m.content, false);
+  return text.trim() === '' || injected(text) !== undefined ? undefined : text;
+}
+
 function summarizeFiles(paths: string[], sessionId: string, cwd: string | undefined): SessionSummary {
   let title: string | undefined;
   let firstPrompt: string | undefined;
@@ -272,8 +328,8 @@ function summarizeFiles(paths: string[], sessionId: string, cwd: string | undefi
         const last = toIso(meta.lastUpdated);
         if (last && (!updatedAt || last > updatedAt)) updatedAt = last;
         const messages = Array.isArray(meta.messages) ? meta.messages : [];
-        for (const m of messages) if (firstPrompt === undefined && isObject(m) && m.type === 'user') firstPrompt = partsText(m.content, false);
-      } else if (firstPrompt === undefined && r.type === 'user') firstPrompt = partsText(r.content, false);
+        for (const m of messages) if (firstPrompt === undefined && isObject(m) && m.type === 'user') firstPrompt = promptOf(m);
+      } else if (firstPrompt === undefined && r.type === 'user') firstPrompt = promptOf(r);
       const ts = toIso(r.timestamp);
       if (ts && (!updatedAt || ts > updatedAt)) updatedAt = ts;
     }
