@@ -139,6 +139,7 @@ export async function listWithTurns(provider: Provider, opts: ListOptions & { li
 export function agentSource(provider: Provider): Source {
   return {
     name: provider.name,
+    unitKind: 'turn',
     async list(opts: ListOptions): Promise<SessionInfo[]> {
       const listing = await discoverAll(provider, opts.env);
       const chosen = opts.global ? listing.summaries : inWorkspace(listing.summaries, opts.cwd);

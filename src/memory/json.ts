@@ -1,12 +1,12 @@
-// The JSON shapes of cli.md §6.
+// The JSON shapes of records (terminal and history alike), parts and agent turns.
 import type { OpenedSession, Part, Unit } from './types.js';
 import { isTerminalUnit } from './render.js';
 
-export function terminalRecordJson(unit: Unit, opts: { ansi?: boolean } = {}): Record<string, unknown> {
+export function recordJson(unit: Unit, opts: { ansi?: boolean } = {}): Record<string, unknown> {
   const [prompt, command, output] = unit.parts;
   const json: Record<string, unknown> = {
     ref: unit.ref,
-    source: 'terminal',
+    source: unit.source,
     session: unit.session,
     index: unit.index,
     prompt: prompt?.text ?? '',
@@ -45,5 +45,5 @@ export function agentTurnJson(unit: Unit, session: OpenedSession): Record<string
 }
 
 export function unitJson(unit: Unit, session: OpenedSession, opts: { ansi?: boolean } = {}): Record<string, unknown> {
-  return isTerminalUnit(unit) ? terminalRecordJson(unit, opts) : agentTurnJson(unit, session);
+  return isTerminalUnit(unit) ? recordJson(unit, opts) : agentTurnJson(unit, session);
 }

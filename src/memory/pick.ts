@@ -13,7 +13,9 @@ export const TERMINAL_MODES: Record<string, Aspect> = { in: 'input', out: 'outpu
 function describe(units: Unit[]): string {
   const first = units[0]!;
   const last = units.at(-1)!;
-  const span = units.length === 1 ? `#${first.index}` : `#${first.index}–#${last.index}`;
+  // Records of one session by their index (`#4`); records that are sessions of their own (history captures) by ref.
+  const name = first.session === last.session ? (u: Unit) => `#${u.index}` : (u: Unit) => u.ref;
+  const span = units.length === 1 ? name(first) : `${name(first)}–${name(last)}`;
   return units.length === 1 && first.title ? `${span} ${first.title}` : span;
 }
 

@@ -49,6 +49,11 @@ export function parseRef(text: string): Ref {
   return ref;
 }
 
+/** The ref of one part of a unit (`terminal/3f2a/4/p3`, `history/12/1/p3`). */
+export function partRef(unit: { source: string; session: string; index: number }, part: number): string {
+  return formatRef(unit.source, unit.session, unit.index, part);
+}
+
 export function formatRef(source: string, session: string, index?: number, part?: number): string {
   let ref = `${source}/${session}`;
   if (index !== undefined) ref += `/${index}`;

@@ -4,7 +4,7 @@
 import { SivtrError } from '../errors.js';
 import { currentTerminalLog } from '../session/log.js';
 import { recencyOf, selectRecentRecords, type RecencyOptions } from './recent.js';
-import { looksLikeRef } from './ref.js';
+import { looksLikeRef, partRef } from './ref.js';
 import { isTerminalUnit, renderPart, unitText, type Aspect } from './render.js';
 import { resolveRef } from './resolve.js';
 import { parseRecency } from './selector.js';
@@ -72,7 +72,7 @@ export async function resolveSide(spec: string, aspect: Aspect, opts: ListOption
     const unit = units[0]!;
     const recency = isTerminalUnit(unit) && session.info.location === currentLog(opts) ? recencyOf(session.units, unit, opts) : undefined;
     const place = { location: session.info.location, index: unit.index, at: timeOf(part?.timestamp ?? unit.at) };
-    if (part) return { ref: `${unit.ref}/p${part.n}`, about: about(recency, partTitle(part)), text: renderPart(part, opts), place };
+    if (part) return { ref: partRef(unit, part.n), about: about(recency, partTitle(part)), text: renderPart(part, opts), place };
     return { ref: unit.ref, about: about(recency, unitTitle(unit)), text: unitText(unit, aspect, opts), place };
   }
   const recency = parseRecency(spec);

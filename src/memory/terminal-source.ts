@@ -134,6 +134,12 @@ function infoFor(log: { id: string; path: string; mtimeMs?: number }, displayId:
 
 export const terminalSource: Source = {
   name: 'terminal',
+  unitKind: 'record',
+
+  /** This terminal's records. */
+  async recentRecords(opts: ListOptions): Promise<Unit[]> {
+    return (await terminalSource.open('current', opts)).units;
+  },
 
   async list(opts: ListOptions): Promise<SessionInfo[]> {
     const logs = listTerminalLogs(opts.env);

@@ -50,9 +50,21 @@ export type OpenedSession = { info: SessionInfo; units: Unit[] };
 
 export type ListOptions = { env: NodeJS.ProcessEnv; cwd: string; global: boolean };
 
-/** A source of units: the terminal logs or one agent provider. */
+/**
+ * What a source's units are: `record`s are commands with their output (parts p1 prompt, p2
+ * command, p3 output; `copy SOURCE in|out|cmd N`), `turn`s are agent turns (`copy SOURCE
+ * in|out|tool|all N`).
+ */
+export type UnitKind = 'record' | 'turn';
+
+/** A source of units: the terminal logs, captured history, or one agent provider. */
 export interface Source {
   readonly name: string;
+  readonly unitKind: UnitKind;
+  /** Each session is one unit (a history capture): `history/12` names the capture itself. */
+  readonly sessionIsUnit?: boolean;
+  /** Record sources: the records `copy SOURCE [mode] N` counts back through, oldest first. */
+  recentRecords?(opts: ListOptions): Promise<Unit[]>;
   /** Sessions newest first; workspace-filtered unless `global`. */
   list(opts: ListOptions): Promise<SessionInfo[]>;
   /** `current`, a full id or a unique prefix (never hidden by the workspace filter). */

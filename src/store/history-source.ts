@@ -1,6 +1,7 @@
-// History as a memory source: each capture is a session of one unit, addressed `history/<id>`
+// History as a memory source: each capture is a session of one record, addressed `history/<id>`
 // (also `history/<id>/1[/pN]`), with the fixed parts of a terminal record (p1 prompt, p2
-// command, p3 output) so copy, show and diff treat it exactly like a recorded command.
+// command, p3 output) so copy, show, diff and search treat it exactly like a recorded command;
+// `copy history [in|out|cmd] N` counts back through the captures, newest first.
 import { SivtrError } from '../errors.js';
 import type { ListOptions, OpenedSession, SessionInfo, Source, Unit } from '../memory/types.js';
 import { HistoryStore, type HistoryEntry } from './history.js';
@@ -19,8 +20,7 @@ export function historyTitle(entry: HistoryEntry): string {
 
 export function historyUnit(entry: HistoryEntry): Unit {
   const unit: Unit = {
-    // With the index spelled out, part refs derived from it (`history/7/1/p3`) parse back.
-    ref: `${historyRef(entry.id)}/1`,
+    ref: historyRef(entry.id),
     source: HISTORY_SOURCE,
     session: String(entry.id),
     index: 1,
@@ -45,17 +45,19 @@ function sessionInfo(entry: HistoryEntry, location: string): SessionInfo {
   return info;
 }
 
+const nothingKept = (): SivtrError => new SivtrError('nothing kept in history yet', 'capture an output with `sivtr run CMD` or `CMD | sivtr pipe`');
+
 /** The history entry a ref's session part names: `current` (newest) or an id. */
 export function findHistoryEntry(store: HistoryStore, key: string): HistoryEntry {
   const entry = key === 'current' ? store.newest() : /^\d+$/.test(key) ? store.get(Number(key)) : undefined;
   if (entry) return entry;
-  if (key === 'current') throw new SivtrError('nothing kept in history yet', 'capture an output with `sivtr run CMD` or `CMD | sivtr pipe`');
+  if (key === 'current') throw nothingKept();
   throw new SivtrError(`no history entry ${key}`, 'list them with `sivtr history`');
 }
 
 function withStore<T>(env: NodeJS.ProcessEnv, use: (store: HistoryStore) => T): T {
   const store = HistoryStore.openForRead(env);
-  if (!store) throw new SivtrError('nothing kept in history yet', 'capture an output with `sivtr run CMD` or `CMD | sivtr pipe`');
+  if (!store) throw nothingKept();
   try {
     return use(store);
   } finally {
@@ -65,6 +67,13 @@ function withStore<T>(env: NodeJS.ProcessEnv, use: (store: HistoryStore) => T): 
 
 export const historySource: Source = {
   name: HISTORY_SOURCE,
+  unitKind: 'record',
+  sessionIsUnit: true,
+  async recentRecords(opts: ListOptions): Promise<Unit[]> {
+    const units = withStore(opts.env, (store) => [...store.since(0)].map(historyUnit));
+    if (units.length === 0) throw nothingKept();
+    return units;
+  },
   // Captures are not tied to a workspace the way sessions are: every one is listed.
   async list(opts: ListOptions): Promise<SessionInfo[]> {
     const store = HistoryStore.openForRead(opts.env);

@@ -8,7 +8,6 @@ import { SivtrError } from '../errors.js';
 import { makeEntry, type SessionEntry } from '../session/entry.js';
 import { ensurePrivateDir } from '../session/log.js';
 import { historyDbForRead, historyDbPath, type Env } from '../session/paths.js';
-import { ftsExpression, shortTermsCondition, type QueryTerms, type TermMode } from './query.js';
 import { isUnwritableError, openDb, type Db } from './sqlite.js';
 
 export type HistoryKind = 'run' | 'pipe';
@@ -39,13 +38,10 @@ CREATE TABLE IF NOT EXISTS entries (
   ended_at TEXT NOT NULL,
   at INTEGER NOT NULL
 );
-CREATE VIRTUAL TABLE IF NOT EXISTS entries_fts USING fts5(command, output, content='entries', content_rowid='id', tokenize='trigram');
-CREATE TRIGGER IF NOT EXISTS entries_ai AFTER INSERT ON entries BEGIN
-  INSERT INTO entries_fts(rowid, command, output) VALUES (new.id, new.command, new.output);
-END;
-CREATE TRIGGER IF NOT EXISTS entries_ad AFTER DELETE ON entries BEGIN
-  INSERT INTO entries_fts(entries_fts, rowid, command, output) VALUES ('delete', old.id, old.command, old.output);
-END;
+-- Search goes through index.db like every other source: history.db keeps no index of its own.
+DROP TRIGGER IF EXISTS entries_ai;
+DROP TRIGGER IF EXISTS entries_ad;
+DROP TABLE IF EXISTS entries_fts;
 `;
 
 /** The legacy `sift` schema (`history(id, content, command, timestamp, …)`), read as entries. */
@@ -170,49 +166,6 @@ export class HistoryStore {
       count: number; minId: number; maxId: number;
     };
     return r;
-  }
-
-  /** Best matches first: every word, then (to fill `limit`) any of them. */
-  search(terms: QueryTerms, limit: number): { entries: HistoryEntry[]; total: number } {
-    const found: HistoryEntry[] = [];
-    const seen = new Set<number>();
-    let total = 0;
-    for (const mode of ['all', 'any'] as TermMode[]) {
-      const rows = this.matching(terms, mode).filter((r) => !seen.has(r.id));
-      total += rows.length;
-      for (const r of rows) seen.add(r.id);
-      found.push(...rows.slice(0, Math.max(0, limit - found.length)).map(fromRow));
-      if (terms.long.length + terms.short.length <= 1) break; // one word: `any` finds nothing new
-    }
-    return { entries: found, total };
-  }
-
-  private matching(terms: QueryTerms, mode: TermMode): Row[] {
-    const fts = ftsExpression(terms, mode);
-    const short = shortTermsCondition(terms, "(e.command || ' ' || e.output)", mode);
-    const conditions: string[] = [];
-    const params: unknown[] = [];
-    let join = '';
-    let order = 'e.id DESC';
-    if (fts && !this.legacy) {
-      // Commands weigh more than output: the command is what people remember.
-      join = 'LEFT JOIN (SELECT rowid AS rid, bm25(entries_fts, 3.0, 1.0) AS score FROM entries_fts WHERE entries_fts MATCH ?) m ON m.rid = e.id';
-      params.push(fts);
-      conditions.push('m.rid IS NOT NULL');
-      order = 'm.score IS NULL, m.score, e.id DESC';
-    } else if (fts) {
-      // A legacy database has its own FTS layout: match its long terms as substrings.
-      const long = shortTermsCondition({ long: [], short: terms.long }, "(e.command || ' ' || e.output)", mode)!;
-      conditions.push(long.sql);
-      params.push(...long.params);
-    }
-    if (short) {
-      conditions.push(short.sql);
-      params.push(...short.params);
-    }
-    if (conditions.length === 0) return [];
-    const where = conditions.join(mode === 'all' ? ' AND ' : ' OR ');
-    return this.db.prepare(`SELECT e.* FROM (${this.select}) e ${join} WHERE ${where} ORDER BY ${order}`).all(...params) as Row[];
   }
 
   close(): void {

@@ -64,7 +64,8 @@ describe('sivtr pipe and bare piped sivtr', () => {
     const r = cli(['pipe'], 'line one\nline two\n');
     expect(r.code).toBe(0);
     expect(r.stdout).toBe('line one\nline two\n');
-    expect(showJson('1')).toMatchObject({ kind: 'pipe', command: '', output: 'line one\nline two' });
+    expect(showJson('1')).toMatchObject({ source: 'history', command: '', output: 'line one\nline two' });
+    expect(JSON.parse(cli(['history', '--json']).stdout)).toMatchObject([{ kind: 'pipe' }]);
     expect(statSync(join(tmp.path, 'data', 'history.db')).mode & 0o777).toBe(0o600);
   });
 

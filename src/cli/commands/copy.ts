@@ -36,26 +36,28 @@ export const spec: CommandSpec = {
 async function pickFor(args: ParsedArgs): Promise<Picked> {
   const words = [...args._];
   const opts = listOptions(args);
-  if (words[0] !== undefined && !(words[0] in TERMINAL_MODES) && isSourceName(words[0]) && words[0] !== 'terminal') {
-    const provider = words.shift()!;
+  const named = words[0] !== undefined && !(words[0] in TERMINAL_MODES) && isSourceName(words[0]);
+  const name = named ? words.shift()! : 'terminal';
+  const source = getSource(name);
+  if (source.unitKind === 'turn') {
     const mode: AgentMode = words[0] !== undefined && (AGENT_MODES as readonly string[]).includes(words[0]) ? (words.shift() as AgentMode) : 'turn';
-    if (words.length > 1) throw new SivtrError(`unexpected "${words.slice(1).join(' ')}"`, `usage: sivtr copy ${provider} [in|out|tool|all] [SELECTOR]`);
-    const session = await getSource(provider).open(str(args.session) ?? 'current', opts);
+    if (words.length > 1) throw new SivtrError(`unexpected "${words.slice(1).join(' ')}"`, `usage: sivtr copy ${name} [in|out|tool|all] [SELECTOR]`);
+    const session = await source.open(str(args.session) ?? 'current', opts);
     const recency = words[0] !== undefined ? parseRecency(words[0]) : undefined;
-    return pickAgent(session.units, mode, recency, `${provider}/${session.info.displayId}`);
+    return pickAgent(session.units, mode, recency, `${name}/${session.info.displayId}`);
   }
-  if (words[0] === 'terminal') words.shift();
   const mode = words[0] !== undefined && words[0] in TERMINAL_MODES ? words.shift()! : undefined;
   if (mode === undefined && words[0] !== undefined && /^[a-z][\w-]*$/i.test(words[0])) {
     // A word where a mode or a provider goes: a mode or a provider name mistyped.
     const sources = sourceNames().filter((n) => n !== 'terminal');
     throw unknownWord('mode or source', words[0], [...Object.keys(TERMINAL_MODES), ...sources], { otherwise: `use in, out or cmd, or a source: ${sources.join(', ')}` });
   }
-  if (words.length > 1) throw new SivtrError(`unexpected "${words.slice(1).join(' ')}"`, 'usage: sivtr copy [in|out|cmd] [SELECTOR]');
-  if (args.session !== undefined) throw new SivtrError('--session is for agent sources', 'use a ref such as `sivtr show terminal/<id>/3` for another terminal');
+  const usage = `usage: sivtr copy ${named ? `${name} ` : ''}[in|out|cmd] [SELECTOR]`;
+  if (words.length > 1) throw new SivtrError(`unexpected "${words.slice(1).join(' ')}"`, usage);
+  if (args.session !== undefined) throw new SivtrError('--session is for agent sources', `use a ref such as \`sivtr show ${name}/<id>${source.sessionIsUnit ? '' : '/3'}\` for another one`);
   const recency = parseRecency(words[0]);
-  const session = await getSource('terminal').open('current', opts);
-  return pickTerminal(session.units, mode ? TERMINAL_MODES[mode]! : 'block', recency, { ansi: Boolean(args.ansi), prompt: str(args.prompt), includeSelf: Boolean(args['include-self']) });
+  const units = await source.recentRecords!(opts);
+  return pickTerminal(units, mode ? TERMINAL_MODES[mode]! : 'block', recency, { ansi: Boolean(args.ansi), prompt: str(args.prompt), includeSelf: Boolean(args['include-self']) });
 }
 
 export async function run(args: ParsedArgs): Promise<number> {

@@ -1,6 +1,7 @@
 // `sivtr history [list|search Q|show ID]`: what `run` and `pipe` kept.
 import { SivtrError, UsageError } from '../../errors.js';
-import type { CommandSpec, ParsedArgs } from '../spec.js';
+import { HISTORY_SOURCE } from '../../store/history-source.js';
+import { GLOBAL_FLAGS, type CommandModule, type CommandSpec, type ParsedArgs } from '../spec.js';
 
 export const spec: CommandSpec = {
   name: 'history',
@@ -22,33 +23,44 @@ export const spec: CommandSpec = {
   ],
 };
 
+/** Another command's run, with its defaults, as if typed with these words and flags. */
+async function runAs(load: () => Promise<CommandModule>, words: string[], flags: Record<string, unknown>): Promise<number> {
+  const module = await load();
+  const args: ParsedArgs = { _: words };
+  for (const [name, flag] of Object.entries({ ...GLOBAL_FLAGS, ...module.spec.flags })) if (flag.default !== undefined) args[name] = flag.default;
+  Object.assign(args, flags);
+  return (await module.run(args)) ?? 0;
+}
+
+// `history search` is `search history`, `history show N` is `show history/N`: one code path each.
+const searchHistory = (query: string[], limit: number | undefined, json: boolean, color: unknown): Promise<number> =>
+  runAs(() => import('./search.js'), [HISTORY_SOURCE, ...query], { limit: limit ?? 5, format: json ? 'json' : 'full', color });
+
+const showHistory = (key: string | undefined, json: boolean, ansi: boolean): Promise<number> =>
+  runAs(() => import('./show.js'), [`${HISTORY_SOURCE}/${(key ?? 'current').replace(/^history\//, '')}`], { json, ansi });
+
 export async function run(args: ParsedArgs): Promise<number> {
   const [action = 'list', ...rest] = args._;
-  const view = await import('../../store/history-view.js');
   const json = args.json === true;
+  const ansi = args.ansi === true;
   const limit = typeof args.limit === 'number' ? args.limit : undefined;
   if (limit !== undefined && (!Number.isInteger(limit) || limit < 1)) throw new UsageError(`--limit ${limit} is not a positive whole number`);
   switch (action) {
     case 'list':
-    case 'ls':
+    case 'ls': {
       if (rest.length > 0) throw new UsageError(`unexpected argument: ${rest[0]}`, 'usage: sivtr history list [--limit N]');
+      const view = await import('../../store/history-view.js');
       process.stdout.write(view.listHistory({ limit: limit ?? 20, json }));
       return 0;
-    case 'search': {
-      const query = rest.join(' ');
-      if (query.trim() === '') throw new UsageError('no query given', 'usage: sivtr history search QUERY');
-      process.stdout.write(view.searchHistory(query, { limit: limit ?? 5, json }));
-      return 0;
     }
+    case 'search':
+      if (rest.join(' ').trim() === '') throw new UsageError('no query given', 'usage: sivtr history search QUERY');
+      return searchHistory(rest, limit, json, args.color);
     case 'show':
       if (rest.length > 1) throw new UsageError(`unexpected argument: ${rest[1]}`, 'usage: sivtr history show [ID]');
-      process.stdout.write(view.showHistory(rest[0], { json, ansi: args.ansi === true }));
-      return 0;
+      return showHistory(rest[0], json, ansi);
     default:
-      if (/^(history\/)?\d+$/.test(action) && rest.length === 0) {
-        process.stdout.write(view.showHistory(action, { json, ansi: args.ansi === true }));
-        return 0;
-      }
+      if (/^(history\/)?\d+$/.test(action) && rest.length === 0) return showHistory(action, json, ansi);
       throw new SivtrError(`unknown history action: ${action}`, 'use `sivtr history list`, `search QUERY` or `show ID`');
   }
 }

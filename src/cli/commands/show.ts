@@ -1,6 +1,7 @@
 // sivtr show REF [--json] [--ansi] — a record, turn or part named by an exact ref.
 import { unitJson, partJson } from '../../memory/json.js';
 import { renderPart, renderParts, unitText, isTerminalUnit } from '../../memory/render.js';
+import { partRef } from '../../memory/ref.js';
 import { resolveRef } from '../../memory/resolve.js';
 import { requireRefSource } from '../source-name.js'; // refs may name any source, history included
 import type { CommandSpec, ParsedArgs } from '../spec.js';
@@ -27,11 +28,11 @@ export async function run(args: ParsedArgs): Promise<number> {
   if (ref === undefined) throw new SivtrError('show needs a ref', 'e.g. `sivtr show terminal/current/2`', 2);
   requireRefSource(ref);
   const ansi = Boolean(args.ansi);
-  const { units, part, session } = await resolveRef(ref, listOptions(args));
+  const { units, part, session, single } = await resolveRef(ref, listOptions(args));
   if (args.json) {
     let value: unknown;
-    if (part) value = { ref: `${units[0]!.ref}/p${part.n}`, source: units[0]!.source, session: units[0]!.session, index: units[0]!.index, ...partJson(part) };
-    else if (units.length === 1 && ref.split('/').length > 2) value = unitJson(units[0]!, session, { ansi });
+    if (part) value = { ref: partRef(units[0]!, part.n), source: units[0]!.source, session: units[0]!.session, index: units[0]!.index, ...partJson(part) };
+    else if (single) value = unitJson(units[0]!, session, { ansi });
     else value = units.map((u) => unitJson(u, session, { ansi }));
     process.stdout.write(JSON.stringify(value, null, 2) + '\n');
     return 0;
