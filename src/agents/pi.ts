@@ -1,12 +1,13 @@
 // Pi coding agent sessions (agent-formats.md §4): `<agentDir>/sessions/--<cwd>--/<ts>_<id>.jsonl`,
 // an append-only tree. The conversation is the path from the last entry back to the root;
 // entries of abandoned branches sit mid-file and are never shown. v1 files have no ids: linear.
+import { readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { warn } from '../errors.js';
 import { firstRecord, headRecords, newJsonlStats, readJsonl, tailRecords } from '../session/jsonl.js';
 import {
   expandHome, homeOf, imagePlaceholder, isObject, labelToolOutputs, prettyArgs, pushBlock,
-  reportSkipped, str, summariesInFolders, titleFrom, toIso,
+  readDirQuiet, reportSkipped, statOrUndefined, str, summariesInFolders, titleFrom, toIso, UnreadableFiles,
   joinContent,
 } from './common.js';
 import type { AgentSession, Block, DiscoverOptions, Provider, SessionSummary } from './types.js';
@@ -188,14 +189,56 @@ function summarize(path: string, size: number, mtimeMs: number): SessionSummary 
   };
 }
 
+/**
+ * Where pi writes sessions when told to: PI_CODING_AGENT_SESSION_DIR, else `sessionDir` in
+ * `<agent dir>/settings.json`. Such a directory holds the session files directly, with no
+ * per-cwd folders (pi's SessionManager puts them there as they are).
+ */
+export function piSessionDirOverride(env: NodeJS.ProcessEnv): string | undefined {
+  if (env.PI_CODING_AGENT_SESSION_DIR) return expandHome(env.PI_CODING_AGENT_SESSION_DIR, env);
+  try {
+    const settings = JSON.parse(readFileSync(join(piAgentDir(env), 'settings.json'), 'utf8')) as unknown;
+    const dir = isObject(settings) ? str(settings.sessionDir)?.trim() : undefined;
+    return dir ? expandHome(dir, env) : undefined;
+  } catch {
+    return undefined; // no settings, or not JSON: pi then uses its default too
+  }
+}
+
+/** Session files lying directly in `dir` (an overridden session directory). */
+function* summariesIn(dir: string, opts: DiscoverOptions, skip: Set<string>): Generator<SessionSummary> {
+  const unreadable = new UnreadableFiles();
+  for (const file of readDirQuiet(dir, 'Pi sessions', warn)) {
+    if (!file.isFile() || !file.name.endsWith('.jsonl')) continue;
+    const path = join(dir, file.name);
+    const st = statOrUndefined(path);
+    if (!st || skip.has(path)) continue;
+    try {
+      const compute = (): SessionSummary | undefined => summarize(path, st.size, st.mtimeMs);
+      const summary = opts.memo ? opts.memo.summary(path, st.mtimeMs, st.size, compute) : compute();
+      if (summary) yield summary;
+    } catch (error) {
+      unreadable.add(path, error);
+    }
+  }
+  unreadable.report('Pi sessions', warn);
+}
+
 async function* discover(opts: DiscoverOptions): AsyncIterable<SessionSummary> {
-  yield* summariesInFolders(join(piAgentDir(opts.env), 'sessions'), 'Pi sessions', (name) => name.endsWith('.jsonl'), summarize, opts, warn);
+  // Sessions written before an override was set stay in the default tree: both are read.
+  const seen = new Set<string>();
+  for (const s of summariesInFolders(join(piAgentDir(opts.env), 'sessions'), 'Pi sessions', (name) => name.endsWith('.jsonl'), summarize, opts, warn)) {
+    seen.add(s.location);
+    yield s;
+  }
+  const custom = piSessionDirOverride(opts.env);
+  if (custom) yield* summariesIn(custom, opts, seen);
 }
 
 export const pi: Provider = {
   name: 'pi',
   discover,
-  dataLocation: (env) => join(piAgentDir(env), 'sessions'),
+  dataLocation: (env) => piSessionDirOverride(env) ?? join(piAgentDir(env), 'sessions'),
   load: (summary, opts) => parsePiFile(summary.location, opts.warn),
   detect(head) {
     const r = firstRecord(head);

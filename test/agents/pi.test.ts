@@ -1,5 +1,5 @@
 // Pi through the CLI: the active branch only, compaction, session names, v1 linear files.
-import { renameSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { agentHome, listJson, type AgentHome } from './helpers.js';
@@ -64,6 +64,28 @@ describe('pi', () => {
     expect(t2!.complete).toBe(false);
     expect(copy(['out'], join(h.work, 'other')).stdout).toBe('A README and a LICENSE.\n');
     expect(copy(['in'], join(h.work, 'other')).stdout).toBe('run the tests\n');
+  });
+
+  it('reads PI_CODING_AGENT_SESSION_DIR and sessionDir in settings.json (flat folders) beside the default tree', () => {
+    const [file] = readdirSync(join(h.home, '.pi', 'agent', 'sessions'), { recursive: true, withFileTypes: true }).filter((e) => e.isFile());
+    const custom = join(h.home, 'pi-sessions');
+    mkdirSync(custom);
+    // pi writes into an overridden session dir directly, without per-cwd folders
+    const text = readFileSync(join(file!.parentPath, file!.name), 'utf8');
+    const id = '0000aaaa-1111-4222-8333-444455556666';
+    writeFileSync(join(custom, `2026-01-01T00-00-00-000Z_${id}.jsonl`), text.replace(/"type":"session","version":(\d+),"id":"[^"]+"/, `"type":"session","version":$1,"id":"${id}"`));
+    try {
+      const ids = (env: Record<string, string>): string[] => (JSON.parse(h.run(['sessions', 'pi', '--global', '--json'], { env }).stdout) as { id: string }[]).map((s) => s.id);
+      expect(ids({})).not.toContain(id);
+      expect(ids({ PI_CODING_AGENT_SESSION_DIR: '~/pi-sessions' })).toEqual(expect.arrayContaining([id]));
+      expect(ids({ PI_CODING_AGENT_SESSION_DIR: '~/pi-sessions' })).toHaveLength(3);
+      writeFileSync(join(h.home, '.pi', 'agent', 'settings.json'), JSON.stringify({ sessionDir: '~/pi-sessions' }));
+      expect(ids({})).toEqual(expect.arrayContaining([id]));
+      expect(h.run(['show', `pi/${id}/1`], {}).code).toBe(0);
+    } finally {
+      rmSync(join(h.home, '.pi', 'agent', 'settings.json'), { force: true });
+      rmSync(custom, { recursive: true, force: true });
+    }
   });
 
   it('honours PI_CODING_AGENT_DIR (with ~)', () => {
