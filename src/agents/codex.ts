@@ -5,6 +5,7 @@ import { basename, join } from 'node:path';
 import { warn } from '../errors.js';
 import { firstLine, jsonlLines, newJsonlStats, parseJsonlLine, readJsonlSync, readRange, tailRecords, textLines, type JsonlStats } from '../session/jsonl.js';
 import { withDecompressed, zstdHead } from './zstd.js';
+import { columnsOf, openReadOnly } from './sqlite.js';
 import {
   expandHome, homeOf, imagePlaceholder, isInjectedText, isObject, labelToolOutputs, prettyArgs,
   pushBlock, readDirQuiet, UnreadableFiles, reportSkipped, statOrUndefined, str, titleFrom, toIso,
@@ -365,14 +366,17 @@ export async function parseCodexFile(
       session.startedAt = inherited.startedAt ?? session.startedAt;
     } else warnFn(`the parent rollout ${base.threadId} of fork ${session.id} was not found — showing the fork's own turns only`);
   }
-  const named = (titles ?? readTitles(env)).get(session.id);
+  const named = (titles ?? (await readTitles(env))).get(session.id);
   if (named) session.title = named;
   return session;
 }
 
-/** `session_index.jsonl`: thread names set in the TUI; the newest line per id wins. */
-function readTitles(env: NodeJS.ProcessEnv): Map<string, string> {
-  const titles = new Map<string, string>();
+/**
+ * Thread titles: the `threads` table of the newest `state_N.sqlite` (a name the user gave, else
+ * the title Codex keeps), then `session_index.jsonl` (names set in older TUIs; newest line wins).
+ */
+async function readTitles(env: NodeJS.ProcessEnv): Promise<Map<string, string>> {
+  const titles = await stateTitles(env);
   const path = join(codexHome(env), 'session_index.jsonl');
   const st = statOrUndefined(path);
   if (!st) return titles;
@@ -382,6 +386,33 @@ function readTitles(env: NodeJS.ProcessEnv): Map<string, string> {
     }
   } catch {
     // unreadable index: titles fall back to the first prompt
+  }
+  return titles;
+}
+
+async function stateTitles(env: NodeJS.ProcessEnv): Promise<Map<string, string>> {
+  const titles = new Map<string, string>();
+  let newest: { n: number; path: string } | undefined;
+  for (const e of readDirQuiet(codexHome(env), 'Codex state', () => {})) {
+    const m = /^state_(\d+)\.sqlite$/.exec(e.name);
+    if (m && e.isFile() && (!newest || Number(m[1]) > newest.n)) newest = { n: Number(m[1]), path: join(codexHome(env), e.name) };
+  }
+  if (!newest) return titles;
+  try {
+    const db = await openReadOnly(newest.path);
+    try {
+      const cols = columnsOf(db, 'threads');
+      if (!cols.has('id')) return titles;
+      const pick = (c: string): string => (cols.has(c) ? c : 'NULL');
+      for (const r of db.prepare(`SELECT id, ${pick('name')} AS name, ${pick('title')} AS title FROM threads`).all() as Record<string, unknown>[]) {
+        const title = titleFrom(str(r.name)?.trim() || str(r.title));
+        if (typeof r.id === 'string' && title) titles.set(r.id, title);
+      }
+    } finally {
+      db.close();
+    }
+  } catch {
+    // locked, damaged or of another schema: titles come from the rollouts
   }
   return titles;
 }
@@ -468,7 +499,7 @@ async function* discover(opts: DiscoverOptions): AsyncIterable<SessionSummary> {
         continue;
       }
       if (!summary) continue;
-      titles ??= readTitles(opts.env);
+      titles ??= await readTitles(opts.env);
       const named = titles.get(summary.id);
       yield named ? { ...summary, title: named } : summary;
     }
@@ -481,7 +512,7 @@ export const codex: Provider = {
   discover,
   dataLocation: (env) => join(codexHome(env), 'sessions'),
   async load(summary, opts) {
-    return parseCodexFile(summary.location, readTitles(opts.env), opts.warn, opts.env);
+    return parseCodexFile(summary.location, await readTitles(opts.env), opts.warn, opts.env);
   },
   currentSessionHint: (env) => env.CODEX_THREAD_ID || undefined,
   detect(head, path) {
@@ -496,5 +527,5 @@ export const codex: Provider = {
     if (r.type === 'session_meta' && isObject(r.payload)) return true;
     return r.type === undefined && typeof r.id === 'string' && 'instructions' in r;
   },
-  loadFile: (path, opts) => parseCodexFile(path, readTitles(opts.env), opts.warn, opts.env),
+  loadFile: async (path, opts) => parseCodexFile(path, await readTitles(opts.env), opts.warn, opts.env),
 };

@@ -1,8 +1,9 @@
 // Codex through the CLI: all three rollout eras, forks, sub-agents, rollbacks, compaction.
-import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { agentHome, listJson, type AgentHome } from './helpers.js';
+import { cleanEnv, ROOT, runCli, tempDir } from '../helpers/cli.js';
 
 const BARE = '5a0c8e1e-2b3c-4d5e-8f90-a1b2c3d4e5f6';
 const ENVELOPE = '0199b0c2-7a1e-7c3d-9f00-1b2c3d4e5f60';
@@ -169,5 +170,28 @@ describe('codex: which session', () => {
     const list = listJson(h, ['codex', '--global']);
     expect(list.find((s) => s.id === FORK)!.ref).toBe('codex/0199b0d4');
     expect(list.find((s) => s.id === ENVELOPE)!.ref).toBe('codex/0199b0c2');
+  });
+});
+
+describe('codex: titles from state_N.sqlite', () => {
+  it('a name given to the thread (threads.name, else threads.title of the newest state file) is its title', async () => {
+    const { default: Database } = await import('better-sqlite3');
+    const real = join(ROOT, 'fixtures', 'real', 'codex-0.171.0', 'home');
+    const run = JSON.parse(readFileSync(join(real, '..', 'run.json'), 'utf8')) as { ids: { main: string; fork: string } };
+    const tmp = tempDir('sivtr-codex-state-');
+    try {
+      cpSync(real, tmp.path, { recursive: true });
+      const db = new Database(join(tmp.path, '.codex', 'state_5.sqlite'));
+      db.prepare('UPDATE threads SET name = ? WHERE id = ?').run('Release checklist', run.ids.main);
+      db.prepare('UPDATE threads SET title = ? WHERE id = ?').run('Fork of the checklist', run.ids.fork);
+      db.close();
+      const r = runCli(['sessions', 'codex', '--global', '--json'], { env: cleanEnv(tmp.path) });
+      const titles = Object.fromEntries((JSON.parse(r.stdout) as { id: string; title: string }[]).map((s) => [s.id, s.title]));
+      expect(titles).toEqual({ [run.ids.main]: 'Release checklist', [run.ids.fork]: 'Fork of the checklist' });
+      const shown = JSON.parse(runCli(['show', `codex/${run.ids.main}/1`, '--json'], { env: cleanEnv(tmp.path) }).stdout) as TurnJson;
+      expect(shown.session.title).toBe('Release checklist');
+    } finally {
+      tmp.cleanup();
+    }
   });
 });
