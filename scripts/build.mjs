@@ -6,6 +6,24 @@
 import { rmSync } from 'node:fs';
 import { build } from 'esbuild';
 
+// string-width (and the Unicode tables it imports) is ESM-only and needed synchronously by the
+// text model: bundled in, since a CommonJS bundle cannot require() ESM on Node 20.
+const BUNDLED = new Set(['string-width', 'get-east-asian-width', 'strip-ansi', 'ansi-regex']);
+
+/** Every bare package import stays external except `names` (esbuild's `packages: 'external'`, with exceptions). */
+function externalPackagesExcept(names) {
+  return {
+    name: 'external-packages-except',
+    setup(b) {
+      b.onResolve({ filter: /^[^./]/ }, (args) => {
+        const name = args.path.startsWith('@') ? args.path.split('/').slice(0, 2).join('/') : args.path.split('/')[0];
+        if (names.has(name) || args.path.startsWith('node:')) return undefined;
+        return { path: args.path, external: true };
+      });
+    },
+  };
+}
+
 rmSync('dist', { recursive: true, force: true });
 const common = {
   bundle: true,
@@ -13,7 +31,7 @@ const common = {
   platform: 'node',
   target: 'node20',
   sourcemap: 'linked',
-  packages: 'external',
+  plugins: [externalPackagesExcept(BUNDLED)],
   logLevel: 'warning',
   // import.meta.url locates shell-hooks/, fixtures/ and the recorder worker: give CJS the bundle's URL.
   define: { 'import.meta.url': '__sivtrBundleUrl' },

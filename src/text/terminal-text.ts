@@ -3,6 +3,8 @@
 // erase-in-line and horizontal cursor moves are applied per line so a progress bar leaves its
 // final frame; SGR colour is kept per cell so the ANSI variant shows the same text with colours.
 // It is streaming: `write` may be called with any chunking and gives the same result.
+// Columns are display columns: a CJK character or an emoji takes two, a combining mark none.
+import { charInfo, clusterWidth, graphemes, infoWidth, JOINS } from './display-width.js';
 
 export type RenderedText = { plain: string; ansi: string };
 
@@ -17,9 +19,14 @@ export type TerminalTextOptions = {
 };
 
 /**
- * One line. Most output lines are only ever appended to, so a line starts as runs of text (one style
- * each) and becomes cells (parallel arrays, no object per character) only when something edits it
- * in place — a carriage-return overwrite, an erase, a cursor move back. Long outputs stay cheap.
+ * One line, in columns. Most output lines are only ever appended to, so a line starts as runs of
+ * text (one style each) and becomes cells (parallel arrays, no object per column) only when
+ * something edits it in place — a carriage-return overwrite, an erase, a cursor move back. Long
+ * outputs stay cheap.
+ *
+ * A cell is one column. A cluster two columns wide (CJK, most emoji) sits in its first cell and
+ * leaves '' in the next, so plain text is the cells joined. Zero-width clusters (combining marks,
+ * joiners, variation selectors) belong to the cluster left of the cursor, as on a terminal.
  */
 const NO_CELLS: string[] = [];
 
@@ -27,9 +34,14 @@ class Line {
   private runs: { text: string; style: string }[] | null = [];
   private runCells = 0;
   private runChars = 0;
+  /** Runs form: the last cluster (what a following mark extends) and the column it starts at. */
+  private tail = '';
+  private tailStart = 0;
   // Cell form only (allocated by toCells): most lines never need them.
   private ch: string[] = NO_CELLS;
   private st: string[] = NO_CELLS;
+  /** Some cluster is wider than one column: edits must mind the '' continuation cells. */
+  private wide = false;
   /** Some cell carries a style: the ANSI rendering needs the slow path. */
   private styled = false;
 
@@ -37,34 +49,230 @@ class Line {
     return this.runs ? this.runCells : this.ch.length;
   }
 
-  /** Appends text of `cells` cells (code points) at the end of the line. */
-  append(text: string, style: string, cells: number): void {
+  /** Printable text (no controls) drawn from column `col`; returns the column after it. */
+  write(col: number, text: string, style: string): number {
+    const alone = this.writeAlone(col, text, style);
+    if (alone >= 0) return alone;
+    // ASCII never joins the cluster before it; only the non-ASCII stretches are segmented.
+    let i = 0;
+    while (i < text.length) {
+      const simple = text.charCodeAt(i) < 0x80;
+      const stop = simple ? NOT_SIMPLE : NOT_WIDE;
+      stop.lastIndex = i;
+      const j = stop.exec(text)?.index ?? text.length;
+      const part = i === 0 && j === text.length ? text : text.slice(i, j);
+      col = simple ? this.writeSimple(col, part, style) : this.writeClusters(col, part, style);
+      i = j;
+    }
+    return col;
+  }
+
+  /**
+   * Text in which no character can join a neighbour (most CJK, Cyrillic, Greek… output, lone emoji)
+   * is one cluster per code point: no segmenter, which costs microseconds a call. -1 when the text
+   * needs the segmenter (or holds a zero-width character).
+   */
+  private writeAlone(col: number, text: string, style: string): number {
+    const runs = this.runs !== null && col >= this.runCells;
+    const prev = runs
+      ? col > this.runCells ? ' ' : col > 0 ? this.tail : ''
+      : col === 0 ? '' : col > this.ch.length ? ' ' : this.ch[this.headOf(col - 1)]!;
+    for (let k = 0; k < prev.length; k += unitsAt(prev, k)) if (charInfo(prev, k) & JOINS) return -1;
+    let width = 0;
+    let last = 0;
+    let lastLength = 1;
+    for (let k = 0; k < text.length; k += lastLength) {
+      const info = charInfo(text, k);
+      last = infoWidth(info);
+      if (info & JOINS || last === 0) return -1;
+      lastLength = unitsAt(text, k);
+      width += last;
+    }
     if (style !== '') this.styled = true;
-    if (this.runs) {
-      const last = this.runs[this.runs.length - 1];
-      if (last && last.style === style) last.text += text;
-      else this.runs.push({ text, style });
-      this.runCells += cells;
-      this.runChars += text.length;
-      return;
+    if (runs) {
+      this.pad(col);
+      this.appendRun(text, style, width);
+      this.tail = text.slice(text.length - lastLength);
+      this.tailStart = col + width - last;
+      return col + width;
     }
-    for (const c of text) {
-      this.ch.push(c);
-      this.st.push(style);
+    this.toCells();
+    while (this.ch.length < col) this.pushBlank();
+    for (let k = 0; k < text.length; k += lastLength) {
+      const info = charInfo(text, k);
+      lastLength = unitsAt(text, k);
+      col += this.place(col, lastLength === 1 ? text[k]! : text.slice(k, k + 2), infoWidth(info), style);
     }
+    return col;
+  }
+
+  /** One column per character. */
+  writeSimple(col: number, text: string, style: string): number {
+    if (style !== '') this.styled = true;
+    if (this.runs && col >= this.runCells) {
+      this.pad(col);
+      this.appendRun(text, style, text.length);
+      this.tail = text[text.length - 1]!;
+      this.tailStart = col + text.length - 1;
+      return col + text.length;
+    }
+    this.toCells();
+    if (!this.wide) {
+      while (this.ch.length < col) this.pushBlank();
+      for (let k = 0; k < text.length; k++) {
+        this.ch[col + k] = text[k]!;
+        this.st[col + k] = style;
+      }
+      return col + text.length;
+    }
+    for (let k = 0; k < text.length; k++) this.place(col + k, text[k]!, 1, style);
+    return col + text.length;
+  }
+
+  /** Non-ASCII text: grapheme clusters of display width 0, 1 or 2. */
+  private writeClusters(col: number, text: string, style: string): number {
+    const alone = this.writeAlone(col, text, style);
+    if (alone >= 0) return alone;
+    if (style !== '') this.styled = true;
+    const runs = this.runs !== null && col >= this.runCells;
+    if (runs) this.pad(col);
+    else {
+      this.toCells();
+      while (this.ch.length < col) this.pushBlank();
+    }
+    // The cluster left of the cursor: the text may extend it (a combining mark, a ZWJ sequence split
+    // across writes), which the segmenter decides with that cluster in front of the new text.
+    const prevStart = runs ? (col > 0 ? this.tailStart : -1) : col > 0 ? this.headOf(col - 1) : -1;
+    const prev = prevStart < 0 ? '' : runs ? this.tail : this.ch[prevStart]!;
+    // Combining marks, variation selectors and joiners always extend the cluster before them.
+    const extension = prev === '' ? null : EXTENDS.exec(text);
+    if (extension) {
+      const merged = prev + extension[0];
+      const width = clusterWidth(merged);
+      if (runs) {
+        this.appendRun(extension[0], style, width - (col - prevStart));
+        this.tail = merged;
+        col = prevStart + width;
+      } else {
+        col = prevStart + this.place(prevStart, merged, width, this.st[prevStart]!);
+      }
+      return extension[0].length === text.length ? col : this.writeClusters(col, text.slice(extension[0].length), style);
+    }
+    const clusters = graphemes(prev + text);
+    let k = 0;
+    if (prev !== '') {
+      let merged = '';
+      let width = 0;
+      while (merged.length < prev.length) {
+        const c = clusters[k++]!;
+        merged += c;
+        width += clusterWidth(c);
+      }
+      if (merged.length > prev.length) {
+        const extension = merged.slice(prev.length);
+        if (runs) {
+          this.appendRun(extension, style, width - (col - prevStart));
+          this.tail = merged;
+          col = prevStart + width;
+        } else {
+          col = prevStart + this.place(prevStart, merged, width, this.st[prevStart]!);
+        }
+      }
+    }
+    for (; k < clusters.length; k++) {
+      const c = clusters[k]!;
+      const width = clusterWidth(c);
+      if (width === 0) {
+        // Nothing to its left (start of line): a terminal draws nothing, so nothing is kept.
+        if (col === 0) continue;
+        if (runs) {
+          this.appendRun(c, style, 0);
+          this.tail += c;
+        } else {
+          const head = this.headOf(col - 1);
+          this.ch[head] += c;
+        }
+        continue;
+      }
+      if (runs) {
+        this.appendRun(c, style, width);
+        this.tail = c;
+        this.tailStart = col;
+        col += width;
+      } else {
+        col += this.place(col, c, width, style);
+      }
+    }
+    return col;
+  }
+
+  private appendRun(text: string, style: string, cells: number): void {
+    const runs = this.runs!;
+    const last = runs[runs.length - 1];
+    if (last && last.style === style) last.text += text;
+    else runs.push({ text, style });
+    this.runCells += cells;
+    this.runChars += text.length;
+  }
+
+  /** Runs form: blanks up to column `col` (a cursor moved past the end). */
+  private pad(col: number): void {
+    if (col <= this.runCells) return;
+    const start = this.runCells;
+    this.appendRun(' '.repeat(col - start), '', col - start);
+    this.tail = ' ';
+    this.tailStart = col - 1;
+  }
+
+  private pushBlank(): void {
+    this.ch.push(' ');
+    this.st.push('');
+  }
+
+  /** The first cell of the cluster covering column `i`. */
+  private headOf(i: number): number {
+    while (i > 0 && this.ch[i] === '') i--;
+    return i;
+  }
+
+  /** Cells form: one cluster at column `i`; a wide cluster it cuts in half is blanked. Returns `width`. */
+  private place(i: number, text: string, width: number, style: string): number {
+    const end = i + width;
+    if (this.wide) this.unsplit(i, end);
+    while (this.ch.length < end) this.pushBlank();
+    this.ch[i] = text;
+    this.st[i] = style;
+    for (let k = i + 1; k < end; k++) {
+      this.ch[k] = '';
+      this.st[k] = style;
+    }
+    if (width > 1) this.wide = true;
+    return width;
+  }
+
+  /** Columns [from, to) are about to change: blank the parts of wide clusters that stick out. */
+  private unsplit(from: number, to: number): void {
+    const n = this.ch.length;
+    if (from < n && this.ch[from] === '') {
+      for (let k = this.headOf(from); k < from; k++) this.blankCell(k);
+    }
+    for (let k = to; k < n && this.ch[k] === ''; k++) this.blankCell(k);
+  }
+
+  private blankCell(k: number): void {
+    this.ch[k] = ' ';
+    this.st[k] = '';
   }
 
   private toCells(): void {
-    if (!this.runs) return;
+    const runs = this.runs;
+    if (!runs) return;
+    this.runs = null;
     this.ch = [];
     this.st = [];
-    for (const run of this.runs) {
-      for (const c of run.text) {
-        this.ch.push(c);
-        this.st.push(run.style);
-      }
-    }
-    this.runs = null;
+    // Replayed through the cell writer, so clusters and columns come out as they were appended.
+    let col = 0;
+    for (const run of runs) col = this.write(col, run.text, run.style);
   }
 
   truncate(n: number): void {
@@ -72,36 +280,35 @@ class Line {
       this.runs = [];
       this.runCells = 0;
       this.runChars = 0;
+      this.tail = '';
+      this.tailStart = 0;
       this.ch = NO_CELLS;
       this.st = NO_CELLS;
+      this.wide = false;
       this.styled = false;
       return;
     }
     if (n >= this.length) return;
     this.toCells();
+    if (this.wide) this.unsplit(n, n);
     this.ch.length = n;
     this.st.length = n;
   }
 
-  set(i: number, ch: string, style: string): void {
-    const length = this.length;
-    if (this.runs && i >= length) {
-      if (i > length) this.append(' '.repeat(i - length), '', i - length);
-      this.append(ch, style, 1);
-      return;
-    }
+  /** Columns [from, to) become blank (erase), within the line. */
+  blank(from: number, to: number): void {
+    to = Math.min(to, this.length);
+    if (from >= to) return;
     this.toCells();
-    while (this.ch.length < i) {
-      this.ch.push(' ');
-      this.st.push('');
-    }
-    this.ch[i] = ch;
-    this.st[i] = style;
-    if (style !== '') this.styled = true;
+    if (this.wide) this.unsplit(from, to);
+    for (let k = from; k < to; k++) this.blankCell(k);
   }
 
+  /** Deletes `n` columns at `i`; the rest of the line moves left. */
   splice(i: number, n: number): void {
+    if (i >= this.length) return;
     this.toCells();
+    if (this.wide) this.unsplit(i, Math.min(i + n, this.ch.length));
     this.ch.splice(i, n);
     this.st.splice(i, n);
   }
@@ -131,6 +338,7 @@ class Line {
     const ansi: string[] = [];
     let current = '';
     for (const piece of pieces) {
+      if (piece.text === '') continue; // the second column of a wide cluster
       if (piece.style !== current) {
         if (current !== '') ansi.push('\x1b[0m');
         ansi.push(piece.style);
@@ -143,6 +351,17 @@ class Line {
   }
 }
 
+/** 2 where `text[i]` starts a surrogate pair, else 1. */
+function unitsAt(text: string, i: number): number {
+  const code = text.charCodeAt(i);
+  return code >= 0xd800 && code <= 0xdbff && i + 1 < text.length ? 2 : 1;
+}
+
+/** A run of characters that join whatever precedes them (Unicode's extend and ZWJ rule). */
+const EXTENDS = /^[\p{Grapheme_Extend}\u200d]+/u;
+
+
+
 const enum State {
   Ground,
   Escape,
@@ -154,8 +373,12 @@ const enum State {
   StringEscape,
 }
 
-/** Characters the fast path cannot append as plain text. */
-const SPECIAL = /[\x00-\x1f\x7f\x9b\ud800-\udfff]/g;
+/** Where a run of printable ASCII (and tabs, one column each) ends. */
+const NOT_SIMPLE = /[^\t\x20-\x7e]/g;
+/** Where printable text ends: at a C0 or C1 control (tab excepted). */
+const PRINTABLE_END = /[\x00-\x08\x0a-\x1f\x7f-\x9f]/g;
+/** Where a run of non-ASCII text ends: at ASCII or a C1 control. */
+const NOT_WIDE = /[\x00-\x9f]/g;
 
 /** How far `CSI n A` may move up: enough for multi-line progress displays, bounded memory. */
 const MAX_CURSOR_UP = 64;
@@ -180,22 +403,37 @@ export class TerminalText {
   private style = '';
   private state = State.Ground;
   private seq = '';
+  private highSurrogate = '';
 
   constructor(private readonly options: TerminalTextOptions = {}) {}
 
   write(text: string): void {
+    // A surrogate pair cut between writes is joined before it is drawn.
+    if (this.highSurrogate !== '') {
+      text = this.highSurrogate + text;
+      this.highSurrogate = '';
+    }
+    const last = text.charCodeAt(text.length - 1);
+    if (last >= 0xd800 && last <= 0xdbff) {
+      this.highSurrogate = text[text.length - 1]!;
+      text = text.slice(0, -1);
+    }
     const n = text.length;
     let i = 0;
     while (i < n) {
       if (this.state === State.Ground) {
-        // Fast path: a run of printable BMP characters needs no state machine.
-        SPECIAL.lastIndex = i;
-        const j = SPECIAL.exec(text)?.index ?? n; // the regex engine scans faster than a JS loop
+        // Fast path: a run of printable ASCII needs no state machine and no width lookup.
+        NOT_SIMPLE.lastIndex = i;
+        let j = NOT_SIMPLE.exec(text)?.index ?? n; // the regex engine scans faster than a JS loop
         if (j > i) {
-          const line = this.live[this.row]!;
-          if (this.col === line.length) line.append(text.slice(i, j), this.style, j - i);
-          else for (let k = i; k < j; k++) line.set(this.col + k - i, text[k]!, this.style);
-          this.col += j - i;
+          this.col = this.live[this.row]!.writeSimple(this.col, i === 0 && j === n ? text : text.slice(i, j), this.style);
+          i = j;
+          continue;
+        }
+        if (text.charCodeAt(i) >= 0xa0) {
+          PRINTABLE_END.lastIndex = i;
+          j = PRINTABLE_END.exec(text)?.index ?? n;
+          this.col = this.live[this.row]!.write(this.col, text.slice(i, j), this.style);
           i = j;
           continue;
         }
@@ -278,17 +516,12 @@ export class TerminalText {
       case '\b':
         if (this.col > 0) this.col--;
         return;
-      case '\t':
-        this.put('\t');
-        return;
       case '\x9b': // 8-bit CSI
         this.state = State.Csi;
         this.seq = '';
         return;
     }
-    const code = ch.codePointAt(0)!;
-    if (code < 0x20 || code === 0x7f) return; // other C0 controls (BEL, SO, SI…) display nothing
-    this.put(ch);
+    // Other C0 and C1 controls (BEL, SO, SI…) display nothing.
   }
 
   private escape(ch: string): void {
@@ -361,8 +594,7 @@ export class TerminalText {
         return;
       }
       case 'X': {
-        const line = this.live[this.row]!;
-        for (let i = this.col; i < Math.min(line.length, this.col + n); i++) line.set(i, ' ', '');
+        this.live[this.row]!.blank(this.col, this.col + n);
         return;
       }
     }
@@ -409,13 +641,8 @@ export class TerminalText {
   private eraseInLine(mode: number): void {
     const line = this.live[this.row]!;
     if (mode === 0) line.truncate(this.col);
-    else if (mode === 1) for (let i = 0; i <= this.col && i < line.length; i++) line.set(i, ' ', '');
+    else if (mode === 1) line.blank(0, this.col + 1);
     else line.truncate(0);
-  }
-
-  private put(ch: string): void {
-    this.live[this.row]!.set(this.col, ch, this.style);
-    this.col++;
   }
 
   private newline(carriageReturn = true): void {

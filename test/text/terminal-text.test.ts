@@ -88,3 +88,72 @@ describe('terminal text model', () => {
     );
   });
 });
+
+describe('display width: columns, not code units', () => {
+  it('a shorter line drawn over a progress line with CJK leaves what a terminal shows', () => {
+    expect(plain('进度 10%\r进度 50%\r进度 完成\n')).toBe('进度 完成');
+    expect(plain('abcdefghij\r中文\n')).toBe('中文efghij');
+  });
+
+  it('a narrow character over half of a wide one blanks the other half', () => {
+    expect(plain('中文\rx')).toBe('x 文');
+    expect(plain('中文\x1b[3Dx')).toBe(' x文');
+    expect(plain('中\bx')).toBe(' x');
+  });
+
+  it('cursor moves and erases count columns', () => {
+    expect(plain('中文字\x1b[3GX')).toBe('中X 字');
+    expect(plain('中文\r\x1b[1X')).toBe('  文');
+    expect(plain('中文字\r\x1b[1P')).toBe(' 文字');
+    expect(plain('中文字\x1b[4D\x1b[K')).toBe('中');
+    expect(plain('中文字\x1b[3D\x1b[1K')).toBe('    字');
+    expect(plain('ab\x1b[2C中')).toBe('ab  中');
+  });
+
+  it('combining marks take no column of their own', () => {
+    expect(plain('cafe\u0301!\rCAFE')).toBe('CAFE!');
+    expect(plain('n\u0303o\x1b[1Dx')).toBe('n\u0303x');
+  });
+
+  it('an emoji ZWJ sequence, a flag and an emoji with VS16 are two columns each', () => {
+    expect(plain('👨\u200d👩\u200d👧 ok\r\x1b[3Cnew')).toBe('👨\u200d👩\u200d👧 new');
+    expect(plain('🇩🇪 de\r\x1b[3C!')).toBe('🇩🇪 !e');
+    expect(plain('\u263a\ufe0fx\r12')).toBe('12x');
+    expect(plain('\u263ax\r1')).toBe('1x'); // text presentation: one column
+  });
+
+  it('a zero-width joiner or space stays with the character before it', () => {
+    expect(plain('a\u200bb\rX')).toBe('Xb'); // overwriting `a` overwrites what joined it
+    expect(plain('ab\u200bc\r\x1b[2CZ')).toBe('ab\u200bZ');
+  });
+
+  it('keeps colours on wide characters in the ansi variant', () => {
+    const r = renderTerminalText('\x1b[31m中文\x1b[0m ok\r\x1b[2C\x1b[32mX\x1b[0m');
+    expect(r.plain).toBe('中X  ok');
+    expect(r.ansi).toBe('\x1b[31m中\x1b[0m\x1b[32mX\x1b[0m  ok');
+  });
+
+  it('gives the same result whatever the chunking, clusters and surrogate pairs cut included', () => {
+    const raw = '进度 10%\r进度 完成\n👨\u200d👩\u200d👧 cafe\u0301\r\x1b[2C\x1b[31m文\x1b[0m🇩🇪🇫\u263a\ufe0f\x1b[3D\x1b[K!\nabc\u200b\u0301d\r中\x1b[1P\n';
+    fc.assert(
+      fc.property(fc.array(fc.integer({ min: 0, max: raw.length }), { maxLength: 10 }), (cuts) => {
+        const points = [...new Set(cuts)].sort((a, b) => a - b);
+        const model = new TerminalText();
+        let last = 0;
+        for (const p of points) {
+          model.write(raw.slice(last, p));
+          last = p;
+        }
+        model.write(raw.slice(last));
+        expect(model.snapshot()).toEqual(renderTerminalText(raw));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('an append-only line and an edited one agree on columns', () => {
+    // The first is kept as runs of text, the second becomes cells when the CR overwrites it.
+    expect(plain('中文\u0301👨\u200d👩 x\r\x1b[7C!')).toBe('中文\u0301👨\u200d👩 !');
+    expect(plain('中文\u0301👨\u200d👩 x\ry\r\x1b[7C!')).toBe('y 文\u0301👨\u200d👩 !');
+  });
+});
