@@ -56,6 +56,9 @@ switch (agent) {
   case 'opencode':
     takeDb(join(home, '.local', 'share', 'opencode', 'opencode.db'), '.local/share/opencode/opencode.db');
     break;
+  case 'qwen':
+    take(join(home, '.qwen', 'projects'), '.qwen/projects', (src) => /\/chats\/[^/]+\.jsonl$/.test(src));
+    break;
   default:
     // CLIs sivtr does not read yet: the driver's own selection, without dumps that repeat it
     cpSync(sample, join(out, 'sample'), { recursive: true, filter: (src) => !/\/(cli-stdout|db-dump|export)(\/|$)/.test(src) && !src.endsWith('run-info.txt') });

@@ -11,6 +11,7 @@ import {
   joinContent,
 } from './common.js';
 import type { AgentSession, Block, DiscoverOptions, Provider, SessionSummary } from './types.js';
+import { UuidTree, type TreeNode } from './uuid-tree.js';
 
 const HEAD_BYTES = 64 * 1024;
 const TAIL_BYTES = 64 * 1024;
@@ -121,11 +122,11 @@ function recordBlocks(r: Rec): { blocks: Block[]; command?: boolean; localStdout
   return { blocks, command, localStdout };
 }
 
-type Node = { uuid: string; parent?: string; seq: number; dialogue: boolean; sidechain: boolean; blocks: Block[]; command?: boolean; localStdout?: boolean; stop?: unknown; type: string };
+type Node = TreeNode & { dialogue: boolean; sidechain: boolean; blocks: Block[]; command?: boolean; localStdout?: boolean; stop?: unknown; type: string };
 
 export async function parseClaudeFile(path: string, warnFn: (m: string) => void = warn): Promise<AgentSession> {
   const stats = newJsonlStats();
-  const nodes = new Map<string, Node>();
+  const nodes = new UuidTree<Node>();
   let seq = 0;
   let leaf: Node | undefined;
   let lastTurnDurationSeq = -1;
@@ -177,12 +178,11 @@ export async function parseClaudeFile(path: string, warnFn: (m: string) => void 
       if (r.type === 'assistant') node.stop = (r.message as Rec).stop_reason;
       leaf = node;
     }
-    nodes.delete(r.uuid); // a repeated uuid: the last copy wins, in its new position
-    nodes.set(r.uuid, node);
+    nodes.add(node);
   }
   reportSkipped(path, stats, warnFn);
 
-  const chain = activeChain(nodes, leaf);
+  const chain = nodes.chain(leaf, (n) => n.dialogue && !n.sidechain);
   const blocks: Block[] = [];
   let lastAssistant: Node | undefined;
   let commandBlock: Block | undefined;
@@ -206,8 +206,7 @@ export async function parseClaudeFile(path: string, warnFn: (m: string) => void 
   }
 
   const stem = basename(path).replace(/\.jsonl$/, '');
-  const known = new Set(nodes.keys());
-  const summary = summaries.filter((s) => s.leafUuid === undefined || known.has(s.leafUuid)).at(-1)?.summary;
+  const summary = summaries.filter((s) => s.leafUuid === undefined || nodes.has(s.leafUuid)).at(-1)?.summary;
   return {
     id: stem,
     cwd,
@@ -217,23 +216,6 @@ export async function parseClaudeFile(path: string, warnFn: (m: string) => void 
     blocks,
     lastTurnOpen,
   };
-}
-
-/** Root→leaf records of the live conversation; file order when the chain is broken. */
-function activeChain(nodes: Map<string, Node>, leaf: Node | undefined): Node[] {
-  if (!leaf) return [];
-  const path: Node[] = [];
-  const seen = new Set<string>();
-  let node: Node | undefined = leaf;
-  while (node) {
-    if (seen.has(node.uuid)) break;
-    seen.add(node.uuid);
-    path.push(node);
-    if (node.parent === undefined) return path.filter((n) => n.dialogue && !n.sidechain).reverse();
-    node = nodes.get(node.parent);
-  }
-  // A parent we never saw (a skipped line, a resumed file): show the file's main thread in order.
-  return [...nodes.values()].filter((n) => n.dialogue && !n.sidechain).sort((a, b) => a.seq - b.seq);
 }
 
 function summarize(path: string, size: number, mtimeMs: number): SessionSummary | undefined {
@@ -311,7 +293,8 @@ export const claude: Provider = {
     return textRecords(head).some((r) => {
       if (!isObject(r)) return false;
       // Dialogue records carry parentUuid; a file may open with snapshots or summaries instead.
-      if ((r.type === 'user' || r.type === 'assistant') && 'parentUuid' in r && typeof r.uuid === 'string') return true;
+      // Qwen Code writes the same tree with Gemini-style `parts`: not a Claude transcript.
+      if ((r.type === 'user' || r.type === 'assistant') && 'parentUuid' in r && typeof r.uuid === 'string') return !(isObject(r.message) && Array.isArray((r.message as Rec).parts));
       return (r.type === 'file-history-snapshot' && 'messageId' in r) || (r.type === 'summary' && 'leafUuid' in r);
     });
   },

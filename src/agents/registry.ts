@@ -4,9 +4,10 @@ import { codex } from './codex.js';
 import { gemini } from './gemini.js';
 import { opencode } from './opencode.js';
 import { pi } from './pi.js';
+import { qwen } from './qwen.js';
 import type { Provider } from './types.js';
 
-const providers: Provider[] = [claude, codex, pi, opencode, gemini];
+const providers: Provider[] = [claude, codex, pi, opencode, gemini, qwen];
 
 export function allProviders(): readonly Provider[] {
   return providers;

@@ -94,6 +94,17 @@ function expected(run: Run): SessionX[] {
         { id: fork!, title: 'Mock session title (fork #1)', turns: [toolTurn, { user: q(P2), reply: plain(q(P2)) }, { user: q(FORK), reply: afterTools(false), tools: [bash] }] },
       ];
     }
+    case 'qwen': {
+      const shell: Tool = { name: 'run_shell_command', input: /echo hello/, output: SHELL_OUT };
+      const toolTurn: TurnX = { user: P1, reply: afterTools(true), tools: [shell, { name: 'read_file', input: /notes\.txt/, output: NOTES_OUT }] };
+      const big = `${THIRD} [big-usage]`;
+      return [
+        // `/compress` ran after the 150k-token turn 3; its summary is context, not a turn
+        { id: main!, title: title(P1), turns: [toolTurn, { user: P2, reply: plain(P2) }, { user: big, reply: plain(big), compaction: true }, { user: NEXT, reply: afterTools(false), tools: [shell] }] },
+        // --fork-session copied turns 1–2 (each record marked forkedFrom) and went on in a file of its own
+        { id: fork!, title: title(P1), turns: [toolTurn, { user: P2, reply: plain(P2) }, { user: FORK, reply: afterTools(false), tools: [shell] }] },
+      ];
+    }
     default:
       return [];
   }
