@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, ROOT, cleanEnv, runCli, tempDir } from '../helpers/cli.js';
 import { SAMPLE, writeLog } from '../helpers/terminal-log.js';
+import { providerNames } from '../../src/agents/registry.js';
 
 let tmp: ReturnType<typeof tempDir>;
 let env: NodeJS.ProcessEnv;
@@ -21,7 +22,8 @@ describe('usage errors exit 2 with a did-you-mean hint', () => {
     [['frobnicate'], 'unknown command "frobnicate" — see `sivtr --help` for the commands'],
     [['copy', 'otu'], 'unknown mode or source "otu" — did you mean out?'],
     [['copy', 'claud', 'out'], 'unknown mode or source "claud" — did you mean claude?'],
-    [['sessions', 'bogus'], 'unknown source "bogus" — use terminal, history, claude, codex, pi, opencode or gemini'],
+    // every known source, from the registry: a new provider must not need this line changed
+    [['sessions', 'bogus'], `unknown source "bogus" — use ${['terminal', 'history', ...providerNames()].slice(0, -1).join(', ')} or ${providerNames().at(-1)}`],
     [['sessions', 'codx'], 'unknown source "codx" — did you mean codex?'],
     [['show', 'clude/1/2'], 'unknown source "clude" — did you mean claude?'],
     [['diff', '1', 'pii/abc/1'], 'unknown source "pii" — did you mean pi?'],
