@@ -113,42 +113,131 @@ __sivtr_osc_escape() {
 }
 
 # --- the command line of the command that just ran -------------------------------------------------
-# Sets __sivtr_cmd; empty when the shell did not store the line (ignorespace, ignoredups, HISTIGNORE).
+# Sets __sivtr_cmd, and __sivtr_prev_entry to the history entry before it; __sivtr_cmd is empty when
+# the shell did not store the line (a space-prefixed line under ignorespace, `set +o history`).
 __sivtr_read_command() {
-  __sivtr_cmd=
+  __sivtr_cmd= __sivtr_prev_entry=
   local hn=${HISTCMD-0}
   if [[ $hn != "$__sivtr_hn" ]]; then
     __sivtr_hn=$hn
-    local HISTTIMEFORMAT= line
+    local HISTTIMEFORMAT= line pre
     # `1<>` opens without truncating (a truncate costs ~0.2 ms on ext4); the NUL ends what is new.
     if [[ -e $__sivtr_histfile ]]; then
-      { builtin history 1; builtin printf '\0'; } 2>/dev/null 1<> "$__sivtr_histfile"
+      { builtin history 2; builtin printf '\0'; } 2>/dev/null 1<> "$__sivtr_histfile"
     else
       builtin umask 077
-      { builtin history 1; builtin printf '\0'; } 2>/dev/null 1<> "$__sivtr_histfile"
+      { builtin history 2; builtin printf '\0'; } 2>/dev/null 1<> "$__sivtr_histfile"
       builtin umask "$__sivtr_umask"
     fi
     IFS= read -r -d '' line 2>/dev/null < "$__sivtr_histfile"
     line=${line%$'\n'}
-    # "%5d  command", or "%5d* command" for an edited line: the shortest prefix up to a digit
-    # followed by "  " or "* " is the number.
-    __sivtr_cmd=${line#*[0-9][* ] }
+    # "%5d  command", or "%5d* command" for an edited line. The new entry's number is known, so
+    # the boundary between the two entries is found even when one of them spans lines.
+    printf -v pre '\n%5d' $(( hn - 1 ))
+    if [[ $line == *"$pre"[*\ ]\ * ]]; then
+      __sivtr_prev_entry=${line%%"$pre"*}
+      __sivtr_prev_entry=${__sivtr_prev_entry#*[0-9][* ] }
+      line=${line#*"$pre"}
+      __sivtr_cmd=${line:2}
+    else
+      __sivtr_cmd=${line#*[0-9][* ] }
+    fi
   fi
+}
+
+# --- every command is recorded, whatever the history keeps -----------------------------------------
+# ignoredups, erasedups and HISTIGNORE keep a line out of the history, and the history is the only
+# place pure shell code can read a command line from. So while the line is read, only ignorespace
+# stays in force (privacy: such a line is kept neither by bash nor by sivtr), and once sivtr has read
+# the line it applies the user's other rules to the history itself. While a command runs,
+# HISTCONTROL and HISTIGNORE carry a `sivtr` marker, so a command that changes them is noticed.
+__sivtr_hist_on=0 __sivtr_hist_applies=0
+__sivtr_hc_mark=sivtr-records-all # bash ignores words it does not know in HISTCONTROL
+__sivtr_hi_mark=$'\001sivtr-records-all' # matches no line typed at a prompt
+__sivtr_history_lift() {
+  (( __sivtr_hist_on )) && return 0
+  __sivtr_hc_user=${HISTCONTROL-} __sivtr_hi_user=${HISTIGNORE-}
+  case :$__sivtr_hc_user: in
+    *:ignoredups:* | *:erasedups:* | *:ignoreboth:*) ;;
+    *) [[ -n $__sivtr_hi_user ]] || return 0 ;;
+  esac
+  __sivtr_hc_had=${HISTCONTROL+1} __sivtr_hi_had=${HISTIGNORE+1}
+  case :$__sivtr_hc_user: in
+    *:ignorespace:* | *:ignoreboth:*) HISTCONTROL=ignorespace:$__sivtr_hc_mark ;;
+    *) HISTCONTROL=$__sivtr_hc_mark ;;
+  esac
+  __sivtr_hc_set=$HISTCONTROL
+  HISTIGNORE=$__sivtr_hi_mark
+  __sivtr_hist_on=1
+}
+
+# Puts the user's values back, unless the command just run set its own.
+__sivtr_history_restore() {
+  __sivtr_hist_applies=$__sivtr_hist_on
+  (( __sivtr_hist_on )) || return 0
+  __sivtr_hist_on=0
+  if [[ ${HISTCONTROL-} == "$__sivtr_hc_set" ]]; then
+    if [[ -n $__sivtr_hc_had ]]; then HISTCONTROL=$__sivtr_hc_user; else unset HISTCONTROL; fi
+  elif [[ ${HISTCONTROL-} == *"$__sivtr_hc_mark"* ]]; then
+    HISTCONTROL=${HISTCONTROL//$__sivtr_hc_mark/} # edited (`HISTCONTROL+=:erasedups`): the user's, less the marker
+  fi
+  if [[ ${HISTIGNORE-} == "$__sivtr_hi_mark" ]]; then
+    if [[ -n $__sivtr_hi_had ]]; then HISTIGNORE=$__sivtr_hi_user; else unset HISTIGNORE; fi
+  fi
+  return 0
+}
+
+# The user's ignoredups, erasedups and HISTIGNORE, applied to the entry bash just stored.
+__sivtr_history_apply() {
+  local cmd=$__sivtr_cmd drop=0 rest=${__sivtr_hi_user//\\:/$'\002'} pat
+  while [[ -n $rest ]]; do
+    pat=${rest%%:*}
+    if [[ $rest == *:* ]]; then rest=${rest#*:}; else rest=; fi
+    pat=${pat//$'\002'/:}
+    if [[ $pat == '&' ]]; then
+      [[ $cmd == "$__sivtr_prev_entry" ]] && drop=1
+    elif [[ -n $pat && $cmd == $pat ]]; then
+      drop=1
+    fi
+    (( drop )) && break
+  done
+  case :$__sivtr_hc_user: in
+    *:ignoredups:* | *:ignoreboth:*) [[ $cmd == "$__sivtr_prev_entry" ]] && drop=1 ;;
+  esac
+  if (( drop )); then
+    builtin history -d $(( HISTCMD - 1 )) 2>/dev/null
+  elif [[ :$__sivtr_hc_user: == *:erasedups:* ]]; then
+    __sivtr_erase_dups "$cmd"
+  fi
+  __sivtr_hn=${HISTCMD-0}
+}
+
+# erasedups: earlier entries equal to the new one go. Reads the whole history, so only for its users.
+__sivtr_erase_dups() {
+  (( BASH_VERSINFO[0] >= 4 )) || return 0 # mapfile; bash 3.2 keeps its copies
+  local HISTTIMEFORMAT= lines=() i num= text= found=()
+  builtin history > "$__sivtr_histfile.all" 2>/dev/null || return 0
+  mapfile -t lines < "$__sivtr_histfile.all"
+  builtin printf '' > "$__sivtr_histfile.all"
+  for (( i = 0; i < ${#lines[@]}; i++ )); do
+    # An entry starts with the next number; any other line continues the entry before it.
+    if [[ ${lines[i]} =~ ^\ *([0-9]+)[*\ ]\  ]] && [[ -z $num || ${BASH_REMATCH[1]} -eq num+1 ]]; then
+      [[ -n $num && $text == "$1" ]] && found+=("$num")
+      num=${BASH_REMATCH[1]}
+      text=${lines[i]#*[0-9][* ] }
+    else
+      text+=$'\n'${lines[i]}
+    fi
+  done
+  # The last entry is the new line itself; delete the earlier copies from the highest number down.
+  for (( i = ${#found[@]} - 1; i >= 0; i-- )); do builtin history -d "${found[i]}" 2>/dev/null; done
 }
 
 # --- hooks-only writer -----------------------------------------------------------------------------
 __sivtr_append() { # status
   local c p d ended= dur=
-  if [[ -z $__sivtr_cmd ]]; then
-    # The line was not stored: a space-prefixed line under ignorespace is private, so is skipped;
-    # under ignoredups alone it repeats the previous command.
-    case :${HISTCONTROL-}: in
-      *:ignorespace:* | *:ignoreboth:*) return 0 ;;
-      *:ignoredups:* | *:erasedups:*) __sivtr_cmd=$__sivtr_last_cmd ;;
-    esac
-    [[ -z $__sivtr_cmd ]] && return 0
-  fi
-  __sivtr_last_cmd=$__sivtr_cmd
+  # Not stored: a space-prefixed line under ignorespace is private, so is not recorded either.
+  [[ -z $__sivtr_cmd ]] && return 0
   # The prompt and cwd rarely change between commands: escape them only when they do.
   if [[ $__sivtr_prompt != "$__sivtr_prompt_raw" ]]; then
     __sivtr_json "$__sivtr_prompt"; __sivtr_prompt_json=$REPLY; __sivtr_prompt_raw=$__sivtr_prompt
@@ -189,9 +278,11 @@ __sivtr_append() { # status
 # First in PROMPT_COMMAND: sees the real status, records the finished command, then returns the status.
 __sivtr_precmd() {
   local __sivtr_st=$?
+  __sivtr_history_restore
   if (( __sivtr_ran )); then
     __sivtr_ran=0
     __sivtr_read_command
+    [[ -n $__sivtr_cmd ]] && (( __sivtr_hist_applies )) && __sivtr_history_apply
     if [[ $__sivtr_mode == proxy ]]; then
       __sivtr_osc_escape "$__sivtr_cmd"
       builtin printf '\e]633;E;%s;%s\a\e]133;D;%d;sivtr=%s\a' "$REPLY" "$__sivtr_nonce" "$__sivtr_st" "$__sivtr_nonce" >&2
@@ -244,6 +335,7 @@ __sivtr_wrap() {
   else
     __sivtr_armed=1 # the DEBUG trap may now report the next command line
   fi
+  [[ $__sivtr_mode == hooks ]] && __sivtr_history_lift
   # Something prepended or appended to PROMPT_COMMAND after us: take our places back for next time.
   if (( __sivtr_pc_array )); then
     [[ ${PROMPT_COMMAND[0]} == __sivtr_precmd && ${PROMPT_COMMAND[${#PROMPT_COMMAND[@]}-1]} == __sivtr_wrap ]] || __sivtr_install_prompt_command

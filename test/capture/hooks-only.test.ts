@@ -50,7 +50,9 @@ for (const kind of kinds) {
     let forksDuringBuiltins: string[] = [];
     let forksDuringExternal: string[] = [];
     beforeAll(async () => {
-      s = new ShellSession({ kind, home: tmp.path, mode: 'hooks', before: kind === 'bash' ? 'PROMPT_COMMAND="__user_saw=\\$?"' : '' });
+      // bash: with every history rule sivtr has to apply itself, so the fork count covers them too.
+      const bashRc = 'PROMPT_COMMAND="__user_saw=\\$?"\nHISTCONTROL=ignoreboth:erasedups\nHISTIGNORE="xyz*"';
+      s = new ShellSession({ kind, home: tmp.path, mode: 'hooks', before: kind === 'bash' ? bashRc : 'setopt HIST_IGNORE_ALL_DUPS' });
       await s.ready();
       await s.run('echo hi');
       await s.run('');
@@ -116,45 +118,95 @@ for (const kind of kinds) {
   });
 }
 
-describe.skipIf(!have('bash'))('bash hooks-only privacy', () => {
-  it('#26 skips space-prefixed lines under ignorespace; #27 keeps repeats under ignoredups', async () => {
-    const tmp = tempDir('sivtr-hooks-priv-');
+/** The history list as the shell holds it at the end, written by the shell itself. */
+function historyOf(home: string): string[] {
+  return readFileSync(join(home, 'hist.txt'), 'utf8')
+    .split('\n')
+    .filter((l) => l !== '' && !l.includes('hist.txt'))
+    .map((l) => l.replace(/^\s*\d+[* ] /, ''));
+}
+
+describe.skipIf(!have('bash'))('bash hooks-only: every command that ran, the history as the user set it', () => {
+  async function session(rc: string, lines: string[]): Promise<{ recorded: string[]; history: string[]; text: string }> {
+    const tmp = tempDir('sivtr-hooks-hist-');
     try {
-      const s = new ShellSession({ kind: 'bash', home: tmp.path, mode: 'hooks', before: 'HISTCONTROL=ignoreboth' });
+      const s = new ShellSession({ kind: 'bash', home: tmp.path, mode: 'hooks', before: rc });
       await s.ready();
-      await s.run('echo one');
-      await s.run(' echo private');
-      await s.run('echo two');
+      for (const line of lines) await s.run(line);
+      await s.run(' HISTTIMEFORMAT= builtin history > "$HOME/hist.txt"');
       await s.exit();
-      expect(readEntries(tmp.path).entries.map((e) => e.command)).toEqual(['echo one', 'echo two']);
-      const t = tempDir('sivtr-hooks-dups-');
-      const d = new ShellSession({ kind: 'bash', home: t.path, mode: 'hooks', before: 'HISTCONTROL=ignoredups' });
-      await d.ready();
-      await d.run('echo same');
-      await d.run('echo same');
-      await d.exit();
-      expect(readEntries(t.path).entries.map((e) => e.command)).toEqual(['echo same', 'echo same']);
-      t.cleanup();
+      const recorded = readEntries(tmp.path).entries.map((e) => e.command).filter((c) => !c.includes('hist.txt'));
+      return { recorded, history: historyOf(tmp.path), text: s.text };
     } finally {
       tmp.cleanup();
+    }
+  }
+
+  it('ignoreboth (the Debian default): repeats are recorded, a space-prefixed line is not; history keeps one of each', async () => {
+    const { recorded, history } = await session('HISTCONTROL=ignoreboth', ['echo one', ' echo private', 'date +%N', 'date +%N', 'date +%N', 'echo two']);
+    expect(recorded).toEqual(['echo one', 'date +%N', 'date +%N', 'date +%N', 'echo two']);
+    expect(history).toEqual(['echo one', 'date +%N', 'echo two']);
+  });
+
+  it('ignoredups alone: repeats recorded; a space-prefixed line is an ordinary command', async () => {
+    const { recorded, history } = await session('HISTCONTROL=ignoredups', ['echo same', 'echo same', ' echo spaced']);
+    expect(recorded).toEqual(['echo same', 'echo same', ' echo spaced']);
+    expect(history).toEqual(['echo same', ' echo spaced']);
+  });
+
+  it('erasedups: every run recorded; the history keeps only the latest of each line', async () => {
+    const { recorded, history } = await session('HISTCONTROL=ignorespace:erasedups', ['echo a', 'echo b', 'echo a', ' echo hidden', 'echo a']);
+    expect(recorded).toEqual(['echo a', 'echo b', 'echo a', 'echo a']);
+    expect(history).toEqual(['echo b', 'echo a']);
+  });
+
+  it('HISTIGNORE: matching lines are recorded but stay out of the history, `&` included', async () => {
+    const { recorded, history } = await session("HISTIGNORE='ls*:&:pw\\:d'", ['ls -d /', 'echo x', 'echo x', 'pw:d 2>/dev/null; true', 'echo y']);
+    expect(recorded).toEqual(['ls -d /', 'echo x', 'echo x', 'pw:d 2>/dev/null; true', 'echo y']);
+    expect(history).toEqual(['echo x', 'pw:d 2>/dev/null; true', 'echo y']);
+  });
+
+  it('a command that changes HISTCONTROL keeps its value; the history follows it from then on', async () => {
+    const { recorded, history, text } = await session('HISTCONTROL=ignoreboth', ['echo x', 'HISTCONTROL=ignorespace', 'echo x', 'echo x', 'echo "hc=[${HISTCONTROL%%:*}]"']);
+    expect(recorded).toEqual(['echo x', 'HISTCONTROL=ignorespace', 'echo x', 'echo x', 'echo "hc=[${HISTCONTROL%%:*}]"']);
+    expect(history).toEqual(['echo x', 'HISTCONTROL=ignorespace', 'echo x', 'echo x', 'echo "hc=[${HISTCONTROL%%:*}]"']);
+    expect(text).toContain('hc=[ignorespace]');
+  });
+});
+
+describe.skipIf(!have('zsh'))('zsh hooks-only privacy and repeats', () => {
+  it('#26 skips space-prefixed lines under HIST_IGNORE_SPACE; repeats recorded under HIST_IGNORE_DUPS and HIST_IGNORE_ALL_DUPS', async () => {
+    for (const opts of ['setopt HIST_IGNORE_SPACE HIST_IGNORE_DUPS', 'setopt HIST_IGNORE_SPACE HIST_IGNORE_ALL_DUPS HIST_SAVE_NO_DUPS']) {
+      const tmp = tempDir('sivtr-hooks-zpriv-');
+      try {
+        const s = new ShellSession({ kind: 'zsh', home: tmp.path, mode: 'hooks', before: opts });
+        await s.ready();
+        await s.run(' echo private');
+        await s.run('echo public');
+        for (let i = 0; i < 3; i++) await s.run('date +%N');
+        await s.run('echo public');
+        await s.exit();
+        expect(readEntries(tmp.path).entries.map((e) => e.command), opts).toEqual(['echo public', 'date +%N', 'date +%N', 'date +%N', 'echo public']);
+      } finally {
+        tmp.cleanup();
+      }
     }
   });
 });
 
-describe.skipIf(!have('zsh'))('zsh hooks-only privacy', () => {
-  it('#26 skips space-prefixed lines under HIST_IGNORE_SPACE', async () => {
-    const tmp = tempDir('sivtr-hooks-zpriv-');
+describe.skipIf(!have('pwsh'))('pwsh hooks-only repeats', () => {
+  it('records a command run three times three times, with PSReadLine dropping duplicates from its history', async () => {
+    const tmp = tempDir('sivtr-hooks-pwsh-dups-');
     try {
-      const s = new ShellSession({ kind: 'zsh', home: tmp.path, mode: 'hooks', before: 'setopt HIST_IGNORE_SPACE' });
+      const s = new ShellSession({ kind: 'pwsh', home: tmp.path, mode: 'hooks', before: 'Set-PSReadLineOption -HistoryNoDuplicates -HistorySaveStyle SaveNothing' });
       await s.ready();
-      await s.run(' echo private');
-      await s.run('echo public');
+      for (let i = 0; i < 3; i++) await s.run('Get-Date -Format fffffff');
       await s.exit();
-      expect(readEntries(tmp.path).entries.map((e) => e.command)).toEqual(['echo public']);
+      expect(readEntries(tmp.path).entries.map((e) => e.command)).toEqual(Array(3).fill('Get-Date -Format fffffff'));
     } finally {
       tmp.cleanup();
     }
-  });
+  }, 60_000);
 });
 
 describe('pure-shell escaping round-trips', () => {
