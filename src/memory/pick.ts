@@ -19,9 +19,26 @@ function describe(units: Unit[]): string {
   return units.length === 1 && first.title ? `${span} ${first.title}` : span;
 }
 
+/** How far back `copy out` looks for any output before calling a log metadata-only. */
+const OUTPUT_PROBE = 50;
+
+/** No record near the end of the log has output: the hooks wrote it, without the recorder. */
+function metadataOnly(units: Unit[]): boolean {
+  for (let i = units.length - 1; i >= Math.max(0, units.length - OUTPUT_PROBE); i--) {
+    if (unitText(units[i]!, 'output') !== '') return false;
+  }
+  return true;
+}
+
 export function pickTerminal(units: Unit[], aspect: Aspect, recency: Recency, opts: RenderOptions & RecencyOptions): Picked {
   const chosen = selectRecentRecords(units, recency, opts);
   const text = chosen.map((u) => unitText(u, aspect, opts)).join('\n\n');
+  if (aspect === 'output' && text === '' && metadataOnly(units)) {
+    throw new SivtrError(
+      `no output recorded for ${describe(chosen)}: without the recorder sivtr keeps commands only`,
+      'record outputs with `sivtr shell`, or start it in every new terminal with `sivtr init bash --auto-start` (or zsh, pwsh)',
+    );
+  }
   const plain = opts.ansi ? chosen.map((u) => unitText(u, aspect, { ...opts, ansi: false })).join('\n\n') : text;
   return { text, plain, what: describe(chosen) };
 }

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadLog } from '../../src/session/log.js';
 import type { SessionEntry } from '../../src/session/entry.js';
-import { tempDir } from '../helpers/cli.js';
+import { cleanEnv, runCli, tempDir } from '../helpers/cli.js';
 import { have, HOOKS, ShellSession, SENTINEL, type Kind } from './harness.js';
 
 function logsIn(home: string): string[] {
@@ -190,6 +190,33 @@ describe.skipIf(!have('zsh'))('zsh hooks-only privacy and repeats', () => {
       } finally {
         tmp.cleanup();
       }
+    }
+  });
+});
+
+describe.skipIf(!have('bash'))('copy out from a hooks-only log', () => {
+  it('says outputs are recorded only under the recorder and how to turn it on; copies nothing', async () => {
+    const tmp = tempDir('sivtr-hooks-out-');
+    try {
+      const s = new ShellSession({ kind: 'bash', home: tmp.path, mode: 'hooks' });
+      await s.ready();
+      await s.run('false');
+      await s.run('echo hi');
+      await s.exit();
+      const env = cleanEnv(tmp.path, { SIVTR_DATA_DIR: join(tmp.path, 'data') });
+      for (const args of [['copy', 'out', '2'], ['copy', 'out', '2', '--print'], ['copy', 'out']]) {
+        const r = runCli(args, { env });
+        expect(r.code, args.join(' ')).toBe(1);
+        expect(r.stdout).toBe('');
+        expect(r.stderr.trim().split('\n')).toHaveLength(1);
+        expect(r.stderr).toMatch(args.length === 2 ? /^sivtr: no output recorded for #2 echo hi: / : /^sivtr: no output recorded for #1 false: /);
+        expect(r.stderr).toContain('without the recorder sivtr keeps commands only');
+        expect(r.stderr).toContain('`sivtr shell`');
+        expect(r.stderr).toContain('`sivtr init bash --auto-start`');
+      }
+      expect(runCli(['copy', 'cmd', '2', '--print'], { env })).toMatchObject({ code: 0, stdout: 'false\n' });
+    } finally {
+      tmp.cleanup();
     }
   });
 });
