@@ -4,7 +4,7 @@ import { appendFileSync, chmodSync, mkdirSync, rmSync, symlinkSync, writeFileSyn
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { BIN, cleanEnv, runCli, tempDir } from '../helpers/cli.js';
+import { cleanEnv, runCli, runCliUnprivileged, tempDir, unprivilegedIsNobody } from '../helpers/cli.js';
 import { agentHome, listJson } from './helpers.js';
 
 const cleanups: (() => void)[] = [];
@@ -165,13 +165,11 @@ describe('robust reading', () => {
     const paths = writeDamaged(h.home);
     const second = paths.claude.replace('c1a2b3c4', 'c1a2b3c5');
     writeFileSync(second, '{}\n');
-    // Root reads anything, so as root the CLI runs as `nobody` over an otherwise readable tree.
-    const asRoot = process.getuid?.() === 0;
     mkdirSync(join(h.home, 'data'), { recursive: true });
-    if (asRoot) spawnSync('chmod', ['-R', 'a+rwX', h.home]);
+    if (unprivilegedIsNobody()) spawnSync('chmod', ['-R', 'a+rwX', h.home]);
     for (const p of [paths.claude, second]) chmodSync(p, 0o000);
-    const r = spawnSync(process.execPath, [BIN, 'sessions', '--global', '--json'], { env: h.env, cwd: h.home, encoding: 'utf8', ...(asRoot ? { uid: 65534, gid: 65534 } : {}) });
-    expect(r.status).toBe(0);
+    const r = runCliUnprivileged(['sessions', '--global', '--json'], { env: h.env, cwd: h.home });
+    expect(r.code).toBe(0);
     expect(r.stderr).toMatch(/^sivtr: cannot read Claude Code sessions: .+c1a2b3c[45]-[^ ]+\.jsonl \(EACCES\) and 1 more — check their permissions\n$/);
     expect((JSON.parse(r.stdout) as { source: string }[]).map((s) => s.source).sort()).toEqual(['codex', 'pi']);
   });

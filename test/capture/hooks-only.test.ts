@@ -22,7 +22,8 @@ function readEntries(home: string): { raw: string[]; entries: SessionEntry[]; pa
 
 /** Attaches strace to `pid`; `stop()` returns the fork/clone lines it saw. */
 async function traceForks(pid: number): Promise<{ stop: () => Promise<string[]> }> {
-  const out = join(tempDir('sivtr-strace-').path, 'trace');
+  const dir = tempDir('sivtr-strace-');
+  const out = join(dir.path, 'trace');
   const child = spawn('strace', ['-f', '-e', 'trace=fork,vfork,clone,clone3', '-o', out, '-p', String(pid)], { stdio: ['ignore', 'ignore', 'pipe'] });
   await new Promise<void>((resolve, reject) => {
     let err = '';
@@ -30,14 +31,21 @@ async function traceForks(pid: number): Promise<{ stop: () => Promise<string[]> 
       err += d.toString();
       if (err.includes('attached')) resolve();
     });
-    child.on('exit', () => reject(new Error(`strace exited: ${err}`)));
+    child.on('exit', () => {
+      dir.cleanup();
+      reject(new Error(`strace exited: ${err}`));
+    });
   });
   return {
     stop: async () => {
       const done = new Promise((r) => child.on('exit', r));
       child.kill('SIGINT');
       await done;
-      return readFileSync(out, 'utf8').split('\n').filter((l) => /\b(clone3?|v?fork)\(/.test(l));
+      try {
+        return readFileSync(out, 'utf8').split('\n').filter((l) => /\b(clone3?|v?fork)\(/.test(l));
+      } finally {
+        dir.cleanup();
+      }
     },
   };
 }

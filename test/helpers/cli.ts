@@ -43,3 +43,30 @@ export function tempDir(prefix = 'sivtr-test-'): { path: string; cleanup: () => 
   const path = mkdtempSync(join(tmpdir(), prefix));
   return { path, cleanup: () => rmSync(path, { recursive: true, force: true }) };
 }
+
+/** Root ignores file permissions; without these capabilities it meets them as any user does. */
+const DAC_CAPS = '-dac_override,-dac_read_search';
+
+/**
+ * Runs the CLI where file permissions apply, as root too: root keeps its uid (so it still reads the
+ * checkout, wherever that is) but loses the capabilities that bypass permission checks. Without
+ * setpriv, root falls back to `nobody`, which needs a checkout others may enter.
+ */
+export function runCliUnprivileged(args: string[], opts: { env: NodeJS.ProcessEnv; cwd?: string }): CliResult {
+  const asRoot = process.getuid?.() === 0;
+  const setpriv = asRoot && spawnSync('setpriv', ['--bounding-set', DAC_CAPS, 'true']).status === 0;
+  const [file, argv] = setpriv ? ['setpriv', ['--bounding-set', DAC_CAPS, process.execPath, BIN, ...args]] : [process.execPath, [BIN, ...args]];
+  const result = spawnSync(file, argv, {
+    env: opts.env,
+    cwd: opts.cwd ?? opts.env.HOME,
+    encoding: 'utf8',
+    timeout: 60_000,
+    ...(asRoot && !setpriv ? { uid: 65534, gid: 65534 } : {}),
+  });
+  return { code: result.status ?? -1, stdout: result.stdout, stderr: result.stderr };
+}
+
+/** Whether `runCliUnprivileged` drops to `nobody` (then the files it uses must be world-readable). */
+export function unprivilegedIsNobody(): boolean {
+  return process.getuid?.() === 0 && spawnSync('setpriv', ['--bounding-set', DAC_CAPS, 'true']).status !== 0;
+}

@@ -6,7 +6,7 @@ import { appendFileSync, chmodSync, mkdirSync, readFileSync, readdirSync, rmSync
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { BIN, ROOT, runCli } from '../helpers/cli.js';
+import { BIN, ROOT, runCli, runCliUnprivileged, unprivilegedIsNobody } from '../helpers/cli.js';
 import { makeWorld, refsOf, searchJson, TERMINAL_ENTRIES, TERMINAL_ID, type World } from './world.js';
 
 const require = createRequire(import.meta.url);
@@ -188,18 +188,11 @@ describe('the index is a cache', () => {
 
   it('a read-only data dir falls back to reading the sources, with one line on stderr', () => {
     const expected = runCli(['search', 'connection refused', '--limit', '20', '--format', 'json', '--no-index'], { env: world.env }).stdout;
-    // Root ignores permissions: run the CLI as nobody instead.
-    const asRoot = process.getuid?.() === 0;
-    if (asRoot) spawnSync('chmod', ['-R', 'a+rX', world.root]);
+    if (unprivilegedIsNobody()) spawnSync('chmod', ['-R', 'a+rX', world.root]);
     chmodSync(world.data, 0o555);
     try {
-      const r = spawnSync(process.execPath, [BIN, 'search', 'connection refused', '--limit', '20', '--format', 'json'], {
-        env: world.env,
-        cwd: world.root,
-        encoding: 'utf8',
-        ...(asRoot ? { uid: 65534, gid: 65534 } : {}),
-      });
-      expect(r.status, r.stderr).toBe(0);
+      const r = runCliUnprivileged(['search', 'connection refused', '--limit', '20', '--format', 'json'], { env: world.env, cwd: world.root });
+      expect(r.code, r.stderr).toBe(0);
       const lines = r.stderr.trim().split('\n');
       expect(lines).toHaveLength(1);
       expect(lines[0]).toMatch(/^sivtr: cannot use .*index\.db .* — reading the sources directly/);
