@@ -32,6 +32,7 @@ async function traceForks(pid: number): Promise<{ stop: () => Promise<string[]> 
       if (err.includes('attached')) resolve();
     });
     child.on('exit', () => {
+      if (err.includes('attached')) return; // stopped by stop(), which reads the trace
       dir.cleanup();
       reject(new Error(`strace exited: ${err}`));
     });
