@@ -1,5 +1,6 @@
-// Print and/or copy a selected text, then confirm on stderr.
+// Print and/or copy a selected text, then confirm on stderr what really received it.
 import { copyToClipboard } from '../clipboard/index.js';
+import { TMUX_CLIPBOARD_FIX } from '../clipboard/tmux.js';
 import { SivtrError, warn } from '../errors.js';
 
 export type Delivery = { print?: boolean; what: string; env?: NodeJS.ProcessEnv };
@@ -15,6 +16,13 @@ export async function deliver(text: string, opts: Delivery): Promise<void> {
     }
     throw new SivtrError(`cannot copy: ${result.reason}`, 'use --print to write to stdout');
   }
+  if (result.via === 'none') return;
   const lines = text === '' ? 0 : text.split('\n').length;
-  if (result.via !== 'none') process.stderr.write(`copied ${lines} line${lines === 1 ? '' : 's'} from ${opts.what}${result.via === 'osc52' ? ' (via terminal OSC 52)' : ''}\n`);
+  const copied = `copied ${lines} line${lines === 1 ? '' : 's'} from ${opts.what}`;
+  if (result.via === 'tmux' && !result.terminal) {
+    process.stderr.write(`${copied} to the tmux paste buffer only: tmux set-clipboard is off — ${TMUX_CLIPBOARD_FIX}\n`);
+    return;
+  }
+  const how = result.via === 'osc52' ? ' (via terminal OSC 52)' : result.via === 'tmux' ? ' (via tmux: its paste buffer and the terminal clipboard)' : '';
+  process.stderr.write(`${copied}${how}\n`);
 }

@@ -1,12 +1,19 @@
-// Delivery of copied text: the system clipboard (clipboardy), else OSC 52 to the controlling
-// terminal (works over SSH and inside tmux), else a clear error pointing at --print.
+// Delivery of copied text: the system clipboard (clipboardy); else, inside tmux, tmux's own paste
+// buffer (which tmux forwards to the terminal clipboard); else OSC 52 to the controlling terminal
+// (works over SSH); else a clear error pointing at --print. A copy is reported only when it was
+// handed to something that keeps it.
 import { closeSync, openSync, writeSync } from 'node:fs';
+import { insideTmux, tmuxCopy } from './tmux.js';
 
-export type ClipboardResult = { via: 'system' | 'osc52' | 'none' } | { via: 'failed'; reason: string };
+export type ClipboardResult =
+  | { via: 'system' | 'osc52' | 'none' }
+  /** In tmux's paste buffer; `terminal` when tmux also passes it to the terminal clipboard. */
+  | { via: 'tmux'; terminal: boolean }
+  | { via: 'failed'; reason: string };
 
 type Env = NodeJS.ProcessEnv;
 
-function hasDesktop(env: Env): boolean {
+export function hasDesktop(env: Env): boolean {
   if (process.platform === 'darwin' || process.platform === 'win32') return true;
   return Boolean(env.DISPLAY || env.WAYLAND_DISPLAY);
 }
@@ -16,11 +23,9 @@ async function systemClipboard(text: string): Promise<void> {
   await clipboard.write(text);
 }
 
-/** The OSC 52 sequence; inside tmux it is wrapped so tmux forwards it to the outer terminal. */
-export function osc52(text: string, env: Env): string {
-  const seq = `\x1b]52;c;${Buffer.from(text, 'utf8').toString('base64')}\x07`;
-  if (!env.TMUX) return seq;
-  return `\x1bPtmux;${seq.replace(/\x1b/g, '\x1b\x1b')}\x1b\\`;
+/** The OSC 52 sequence that sets the terminal's clipboard. */
+export function osc52(text: string): string {
+  return `\x1b]52;c;${Buffer.from(text, 'utf8').toString('base64')}\x07`;
 }
 
 function writeToTerminal(data: string): boolean {
@@ -48,9 +53,13 @@ export async function copyToClipboard(text: string, env: Env = process.env): Pro
       await systemClipboard(text);
       return { via: 'system' };
     } catch {
-      // fall through to the terminal
+      // fall through to tmux or the terminal
     }
   }
-  if (process.platform !== 'win32' && writeToTerminal(osc52(text, env))) return { via: 'osc52' };
+  if (insideTmux(env)) {
+    const r = tmuxCopy(text, env);
+    return r.ok ? { via: 'tmux', terminal: r.terminal } : { via: 'failed', reason: r.reason };
+  }
+  if (process.platform !== 'win32' && writeToTerminal(osc52(text))) return { via: 'osc52' };
   return { via: 'failed', reason: hasDesktop(env) ? 'the system clipboard refused and no terminal is attached' : 'no system clipboard and no terminal attached' };
 }

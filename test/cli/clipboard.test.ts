@@ -40,15 +40,6 @@ describe('clipboard delivery', () => {
     expect(out).toContain('copied 1 line from #1 ls (via terminal OSC 52)');
   });
 
-  it('wraps OSC 52 for tmux', async () => {
-    const pty = await import('node-pty');
-    const child = pty.spawn(process.execPath, [BIN, 'copy', 'cmd', '4'], { env: { ...env, TMUX: '/tmp/tmux-0/default,1,0' } as Record<string, string>, cols: 80, rows: 24 });
-    let out = '';
-    child.onData((d) => (out += d));
-    await new Promise<number>((resolve) => child.onExit((e) => resolve(e.exitCode)));
-    expect(out).toContain(`\x1bPtmux;\x1b\x1b]52;c;${Buffer.from('ls').toString('base64')}\x07\x1b\\`);
-  });
-
   it('fails with a pointer to --print when neither exists', () => {
     const r = runCli(['copy', 'out'], { env });
     expect(r.code).toBe(1);

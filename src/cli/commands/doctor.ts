@@ -58,10 +58,16 @@ export async function run(_args: ParsedArgs): Promise<number> {
   }
 
   const mode = env.SIVTR_CLIPBOARD ?? 'auto';
+  const { hasDesktop } = await import('../../clipboard/index.js');
+  const tmux = await import('../../clipboard/tmux.js');
   if (mode === 'none') lines.push({ ok: true, what: 'clipboard: off (SIVTR_CLIPBOARD=none); use --print' });
-  else if (mode !== 'osc52' && (process.platform === 'darwin' || process.platform === 'win32' || env.DISPLAY || env.WAYLAND_DISPLAY))
-    lines.push({ ok: true, what: 'clipboard: system clipboard, OSC 52 to the terminal as fallback' });
-  else if (process.stdout.isTTY || existsSync('/dev/tty')) lines.push({ ok: true, what: 'clipboard: OSC 52 through the terminal (no desktop session)', fix: 'your terminal must allow OSC 52 clipboard writes' });
+  else if (mode !== 'osc52' && hasDesktop(env)) lines.push({ ok: true, what: `clipboard: system clipboard, ${tmux.insideTmux(env) ? 'tmux' : 'OSC 52 to the terminal'} as fallback` });
+  else if (tmux.insideTmux(env)) {
+    const setting = tmux.tmuxSetClipboard(env);
+    if (setting === undefined) lines.push({ ok: false, what: 'clipboard: inside tmux, but tmux does not answer', fix: 'check that `tmux` is on PATH and this pane’s server is running' });
+    else if (setting === 'off') lines.push({ ok: false, what: 'clipboard: tmux set-clipboard is off, so copies reach only the tmux paste buffer', fix: tmux.TMUX_CLIPBOARD_FIX });
+    else lines.push({ ok: true, what: `clipboard: the tmux paste buffer, passed on to the terminal clipboard (set-clipboard ${setting})` });
+  } else if (process.stdout.isTTY || existsSync('/dev/tty')) lines.push({ ok: true, what: 'clipboard: OSC 52 through the terminal (no desktop session)', fix: 'your terminal must allow OSC 52 clipboard writes' });
   else lines.push({ ok: false, what: 'clipboard: none available', fix: 'use --print' });
 
   try {
