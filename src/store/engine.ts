@@ -1,6 +1,7 @@
 // One search as a command runs it: open the index (or its in-memory twin), bring it up to date,
 // query it. A corrupt index is rebuilt; an unwritable data dir means reading the sources
 // directly, said in one line on stderr.
+import { dirname } from 'node:path';
 import { warn } from '../errors.js';
 import { indexDbPath } from '../session/paths.js';
 import { allProviders } from '../agents/registry.js';
@@ -55,11 +56,21 @@ async function syncAndSearch(index: IndexDb, req: SearchRequest, opts: EngineOpt
   return { ...search(index, req), stats, indexed: index.persistent };
 }
 
+/** Why the index cannot be kept, in words rather than SQLite's codes, and what search does instead. */
+function unusableIndex(path: string, code: string): string {
+  const why = code.startsWith('SQLITE_READONLY_DIRECTORY') || code === 'EROFS' || code === 'ENOENT' || code.startsWith('SQLITE_CANTOPEN')
+    ? `its directory ${dirname(path)} is not writable`
+    : code.startsWith('SQLITE_READONLY') || code === 'EACCES' || code === 'EPERM'
+      ? 'the file is not writable'
+      : `the disk refused it (${code})`;
+  return `the search index ${path} cannot be kept: ${why} — search reads the sources directly, which is slower`;
+}
+
 export async function runSearch(req: SearchRequest, opts: EngineOptions): Promise<EngineResult> {
   const path = indexDbPath(opts.env);
   const version = indexVersion();
   const opened = openIndex(path, version, { noIndex: opts.noIndex });
-  if (opened.fallbackReason) warn(`cannot use ${path} (${opened.fallbackReason}) — reading the sources directly, which is slower`);
+  if (opened.fallbackReason) warn(unusableIndex(path, opened.fallbackReason));
   let index = opened.index;
   try {
     return await syncAndSearch(index, req, opts);
@@ -74,7 +85,7 @@ export async function runSearch(req: SearchRequest, opts: EngineOptions): Promis
       return await syncAndSearch(index, req, opts);
     }
     if (isUnwritableError(error)) {
-      warn(`cannot write ${path} (${(error as { code?: string }).code}) — reading the sources directly, which is slower`);
+      warn(unusableIndex(path, (error as { code?: string }).code ?? 'error'));
       index = memoryIndex(version);
       return await syncAndSearch(index, req, opts);
     }
