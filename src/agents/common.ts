@@ -4,6 +4,7 @@ import { readdirSync, statSync, type Stats } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { Block, BlockKind, DiscoverOptions, SessionSummary } from './types.js';
+import { count } from '../plural.js';
 
 export function homeOf(env: NodeJS.ProcessEnv): string {
   return env.HOME || env.USERPROFILE || homedir();
@@ -129,7 +130,7 @@ export type ReadIssue = { malformed: number; nulPadded: number };
 /** One warning line per file when lines had to be skipped. */
 export function reportSkipped(path: string, stats: ReadIssue, warn: (m: string) => void): void {
   const n = stats.malformed + stats.nulPadded;
-  if (n > 0) warn(`skipped ${n} unreadable line(s) in ${path}`);
+  if (n > 0) warn(`skipped ${count(n, 'unreadable line')} in ${path}`);
 }
 
 /** Directory entries; a missing directory is silent, an unreadable one warns once. */

@@ -2,6 +2,7 @@
 import { copyToClipboard } from '../clipboard/index.js';
 import { TMUX_CLIPBOARD_FIX } from '../clipboard/tmux.js';
 import { SivtrError, warn } from '../errors.js';
+import { count } from '../plural.js';
 
 export type Delivery = { print?: boolean; what: string; env?: NodeJS.ProcessEnv };
 
@@ -18,7 +19,7 @@ export async function deliver(text: string, opts: Delivery): Promise<void> {
   }
   if (result.via === 'none') return;
   const lines = text === '' ? 0 : text.split('\n').length;
-  const copied = `copied ${lines} line${lines === 1 ? '' : 's'} from ${opts.what}`;
+  const copied = `copied ${count(lines, 'line')} from ${opts.what}`;
   if (result.via === 'tmux' && !result.terminal) {
     process.stderr.write(`${copied} to the tmux paste buffer only: tmux set-clipboard is off — ${TMUX_CLIPBOARD_FIX}\n`);
     return;

@@ -1,5 +1,6 @@
 // Recency selectors: `1` (or nothing) = newest, `2` = the one before, `A..B` = a range.
 import { SivtrError } from '../errors.js';
+import { count } from '../plural.js';
 
 export type Recency = { from: number; to: number }; // 1-based recency, from <= to
 
@@ -24,7 +25,7 @@ export function parseRecency(text: string | undefined): Recency {
 export function selectRecent<T>(items: readonly T[], recency: Recency, noun = 'command'): T[] {
   if (items.length === 0) throw new SivtrError(`no ${noun} recorded yet`, 'run one first, then try again');
   if (recency.to > items.length) {
-    throw new SivtrError(`only ${items.length} ${noun}(s) recorded`, 'try a smaller selector');
+    throw new SivtrError(`only ${count(items.length, noun)} recorded`, 'try a smaller selector');
   }
   return items.slice(items.length - recency.to, items.length - recency.from + 1);
 }

@@ -9,6 +9,7 @@ import { newJsonlStats, parseJsonlLine, skippedLines, textLines } from './jsonl.
 import { forgetLogOffsets, scanLogOffsets, type LogScan } from './log-offsets.js';
 import { blankRanges, keepOriginal, readBytes, salvageDamagedLines, salvageMessage, unreadableLines } from './log-salvage.js';
 import { terminalLogPath, terminalsDir, type Env } from './paths.js';
+import { count } from '../plural.js';
 
 export type LoadedLog = { path: string; entries: SessionEntry[]; skipped: number };
 
@@ -59,7 +60,7 @@ export function scanLogSpans(path: string, env: Env = process.env): LogScan {
   } catch (error) {
     throw logReadError(path, error);
   }
-  if (scan.skipped > 0) warn(`skipped ${scan.skipped} unreadable line(s) in ${path}`);
+  if (scan.skipped > 0) warn(`skipped ${count(scan.skipped, 'unreadable line')} in ${path}`);
   return scan;
 }
 
@@ -80,7 +81,7 @@ export function loadLog(path: string, opts: { quiet?: boolean } = {}): LoadedLog
     throw logReadError(path, error);
   }
   const { entries, skipped } = parseLog(text);
-  if (skipped > 0 && !opts.quiet) warn(`skipped ${skipped} unreadable line(s) in ${path}`);
+  if (skipped > 0 && !opts.quiet) warn(`skipped ${count(skipped, 'unreadable line')} in ${path}`);
   return { path, entries, skipped };
 }
 

@@ -18,6 +18,7 @@ import { unitDoc, type UnitDoc } from './docs.js';
 import { HistoryStore } from './history.js';
 import { HISTORY_SOURCE, historyUnit } from './history-source.js';
 import { packUnitsAsync, type FileRow, type IndexDb } from './index-db.js';
+import { count } from '../plural.js';
 
 /** What a sync did: tests read it (SIVTR_INDEX_STATS=1) to prove tails are parsed, not files. */
 export type SyncStats = {
@@ -346,7 +347,7 @@ async function applyProvider(index: IndexDb, plan: ProviderPlan, progress: Progr
     await syncSession(index, provider, summary, ctx);
     progress.step();
   }
-  if (ctx.failures.length > 0) warn(`cannot read ${ctx.failures.length} ${provider.name} session(s), e.g. ${ctx.failures[0]} — they are left out of search`);
+  if (ctx.failures.length > 0) warn(`cannot read ${count(ctx.failures.length, `${provider.name} session`)}, e.g. ${ctx.failures[0]} — they are left out of search`);
   removeMissing(index, provider.name, new Set(summaries.map((s) => s.id)), ctx.stats, `${provider.name}:`);
   // Unreadable sessions are retried next time rather than trusted as unchanged.
   if (plan.watch) index.setMeta(`watch:${provider.name}`, ctx.failures.length === 0 ? JSON.stringify(plan.watch) : '');

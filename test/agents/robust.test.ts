@@ -93,7 +93,7 @@ describe('robust reading', () => {
       const r = h.run(['copy', provider, 'out', '--print'], cwd);
       expect(r.stdout, provider).toBe(`${reply}\n`);
       expect(r.code).toBe(0);
-      expect(r.stderr).toBe(`sivtr: skipped 2 unreadable line(s) in ${path}\n`);
+      expect(r.stderr).toBe(`sivtr: skipped 2 unreadable lines in ${path}\n`);
     }
     // the Claude chain runs through the unknown record: the first turn is still there
     expect(h.run(['copy', 'claude', 'out', '2', '--print'], cwd).stdout).toBe('first answer\n');

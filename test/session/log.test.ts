@@ -39,7 +39,7 @@ describe('loading logs', () => {
     const log = loadLog(p);
     expect(log.entries.map((e) => e.command)).toEqual(['a', 'b']);
     expect(log.skipped).toBe(2);
-    expect(stderr.join('')).toBe(`sivtr: skipped 2 unreadable line(s) in ${p}\n`);
+    expect(stderr.join('')).toBe(`sivtr: skipped 2 unreadable lines in ${p}\n`);
   });
 
   it('normalises a legacy line with raw ANSI in output', () => {

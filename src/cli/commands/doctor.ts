@@ -1,6 +1,6 @@
 // `sivtr doctor`: one line per thing sivtr depends on — what is set up, and the fix when it is not.
-import { accessSync, constants, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import { delimiter, join } from 'node:path';
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
 import type { CommandSpec, ParsedArgs } from '../spec.js';
 
 export const spec: CommandSpec = {
@@ -11,32 +11,26 @@ export const spec: CommandSpec = {
 
 type Line = { ok: boolean; what: string; fix?: string };
 
-function onPath(program: string, env: NodeJS.ProcessEnv): boolean {
-  for (const dir of (env.PATH ?? '').split(delimiter)) {
-    if (!dir) continue;
-    try {
-      accessSync(join(dir, program), constants.X_OK);
-      return true;
-    } catch {
-      // not here
-    }
-  }
-  return false;
-}
-
 export async function run(_args: ParsedArgs): Promise<number> {
   const env = process.env;
   const lines: Line[] = [];
   const { initStatus } = await import('../../capture/install.js');
+  // Judge only the shells this user has: hooks set up, or the login shell. A zsh that is merely
+  // installed is not a problem of a bash user.
+  const loginShell = basename(env.SHELL ?? '').replace(/\.exe$/i, '').replace(/^powershell$/, 'pwsh');
+  let judged = 0;
   for (const shell of ['bash', 'zsh', 'pwsh'] as const) {
     const st = initStatus(shell, env);
-    if (!st.hooks && !onPath(shell, env)) continue;
+    if (!st.hooks && loginShell !== shell) continue;
+    judged++;
     lines.push(
       st.hooks
         ? { ok: true, what: `${shell}: hooks installed in ${st.rc}, auto-start ${st.autoStart ? 'on (output recorded)' : 'off (metadata only)'}` }
         : { ok: false, what: `${shell}: hooks not installed`, fix: `run \`sivtr init ${shell}\`` },
     );
   }
+
+  if (judged === 0) lines.push({ ok: false, what: 'shells: no sivtr hooks installed', fix: 'run `sivtr init bash` (or zsh, pwsh)' });
 
   if (env.SIVTR_PTY_PROXY) lines.push({ ok: true, what: `this terminal: recorded with output by \`sivtr shell\` (${env.SIVTR_TERMINAL_ID ?? 'no id'})` });
   else if (env.SIVTR_TERMINAL_ID) lines.push({ ok: true, what: `this terminal: hooks loaded, metadata only (${env.SIVTR_TERMINAL_ID})`, fix: 'run `sivtr shell` to record output too' });

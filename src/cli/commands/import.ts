@@ -11,6 +11,7 @@ import { getSource } from '../sources.js';
 import type { OpenedSession } from '../../memory/types.js';
 import type { CommandSpec, ParsedArgs } from '../spec.js';
 import { listOptions } from './common.js';
+import { count } from '../../plural.js';
 
 export const spec: CommandSpec = {
   name: 'import',
@@ -53,7 +54,7 @@ export async function run(args: ParsedArgs): Promise<number> {
     return 0;
   }
   const noun = info.source === 'terminal' ? 'record' : 'turn';
-  const head = `# ${info.source}/${info.displayId} — ${units.length} ${noun}${units.length === 1 ? '' : 's'}${info.title ? ` — ${info.title}` : ''}\n# ${info.location}`;
+  const head = `# ${info.source}/${info.displayId} — ${count(units.length, noun)}${info.title ? ` — ${info.title}` : ''}\n# ${info.location}`;
   const body = units.map((u) => `══ ${u.ref}${u.complete === false ? ' (unfinished)' : ''} ══\n${isTerminalUnit(u) ? unitText(u, 'block') : renderParts(u.parts)}`);
   process.stdout.write([head, ...body].join('\n\n') + '\n');
   return 0;

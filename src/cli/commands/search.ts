@@ -1,6 +1,7 @@
 // `sivtr search [TARGET] [QUERY]`: one ranked list of refs over terminals, history and agents.
 import { SivtrError, UsageError } from '../../errors.js';
 import type { CommandSpec, ParsedArgs } from '../spec.js';
+import { count } from '../../plural.js';
 
 export const spec: CommandSpec = {
   name: 'search',
@@ -83,7 +84,7 @@ export async function run(args: ParsedArgs): Promise<number> {
   const format = args.format as 'full' | 'refs' | 'json' | 'timeline';
   process.stdout.write(formatHits(result, format, colourWanted(args.color)));
   if (format !== 'json') {
-    if (result.folded > 0) process.stderr.write(`sivtr: folded ${result.folded} hit(s) from this session's last minutes (the search itself)\n`);
+    if (result.folded > 0) process.stderr.write(`sivtr: folded ${count(result.folded, 'hit')} from this session's last minutes (the search itself)\n`);
     if (result.hits.length === 0) process.stderr.write(`sivtr: no hits${query ? ` for ${JSON.stringify(query)}` : ''} in ${target}\n`);
     else if (result.total > result.hits.length) process.stderr.write(`sivtr: ${result.hits.length} of ${result.total} hits — use --limit N for more\n`);
     if (result.hits.some((h) => !h.all_terms)) process.stderr.write('sivtr: some hits hold only some of the words\n');
