@@ -59,6 +59,9 @@ switch (agent) {
   case 'qwen':
     take(join(home, '.qwen', 'projects'), '.qwen/projects', (src) => /\/chats\/[^/]+\.jsonl$/.test(src));
     break;
+  case 'droid':
+    take(join(home, '.factory', 'sessions'), '.factory/sessions', (src) => src.endsWith('.jsonl'));
+    break;
   default:
     // CLIs sivtr does not read yet: the driver's own selection, without dumps that repeat it
     cpSync(sample, join(out, 'sample'), { recursive: true, filter: (src) => !/\/(cli-stdout|db-dump|export)(\/|$)/.test(src) && !src.endsWith('run-info.txt') });

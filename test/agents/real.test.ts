@@ -105,6 +105,16 @@ function expected(run: Run): SessionX[] {
         { id: fork!, title: title(P1), turns: [toolTurn, { user: P2, reply: plain(P2) }, { user: FORK, reply: afterTools(false), tools: [shell] }] },
       ];
     }
+    case 'droid': {
+      const shell: Tool = { name: 'Execute', input: /echo hello/, output: SHELL_OUT };
+      const toolTurn: TurnX = { user: P1, reply: afterTools(true), tools: [shell, { name: 'Read', input: /notes\.txt/, output: NOTES_OUT }] };
+      const big = `${THIRD} [big-usage]`;
+      return [
+        // the 150k-token answer of turn 3 made Droid compact in the same process
+        { id: main!, title: P1, turns: [toolTurn, { user: P2, reply: plain(P2) }, { user: big, reply: plain(big), compaction: true }, { user: NEXT, reply: afterTools(false), tools: [shell] }] },
+        { id: fork!, title: P1, turns: [toolTurn, { user: P2, reply: plain(P2) }, { user: FORK, reply: afterTools(false), tools: [shell] }] },
+      ];
+    }
     default:
       return [];
   }
