@@ -62,6 +62,9 @@ switch (agent) {
   case 'droid':
     take(join(home, '.factory', 'sessions'), '.factory/sessions', (src) => src.endsWith('.jsonl'));
     break;
+  case 'continue':
+    take(join(home, '.continue', 'sessions'), '.continue/sessions', (src) => src.endsWith('.json'));
+    break;
   default:
     // CLIs sivtr does not read yet: the driver's own selection, without dumps that repeat it
     cpSync(sample, join(out, 'sample'), { recursive: true, filter: (src) => !/\/(cli-stdout|db-dump|export)(\/|$)/.test(src) && !src.endsWith('run-info.txt') });

@@ -1,6 +1,7 @@
 // The only list of agent providers. The CLI, refs, `sessions` and search read it from here.
 import { claude } from './claude.js';
 import { codex } from './codex.js';
+import { continueCli } from './continue.js';
 import { droid } from './droid.js';
 import { gemini } from './gemini.js';
 import { opencode } from './opencode.js';
@@ -8,7 +9,7 @@ import { pi } from './pi.js';
 import { qwen } from './qwen.js';
 import type { Provider } from './types.js';
 
-const providers: Provider[] = [claude, codex, pi, opencode, gemini, qwen, droid];
+const providers: Provider[] = [claude, codex, pi, opencode, gemini, qwen, droid, continueCli];
 
 export function allProviders(): readonly Provider[] {
   return providers;

@@ -115,6 +115,17 @@ function expected(run: Run): SessionX[] {
         { id: fork!, title: P1, turns: [toolTurn, { user: P2, reply: plain(P2) }, { user: FORK, reply: afterTools(false), tools: [shell] }] },
       ];
     }
+    case 'continue': {
+      const bash: Tool = { name: 'Bash', input: /echo hello/, output: SHELL_OUT };
+      const toolTurn: TurnX = { user: P1, reply: afterTools(true), tools: [bash, { name: 'Read', input: /notes\.txt/, output: NOTES_OUT }] };
+      const next: TurnX = { user: NEXT, reply: afterTools(false), tools: [bash] };
+      // headless /compact persists nothing, and the title stays Continue's "Untitled Session"
+      return [
+        { id: main!, title: title(P1), turns: [toolTurn, { user: P2, reply: plain(P2) }, next] },
+        // the fork (taken after turn 4) is a copy of the whole history plus its own turn
+        { id: fork!, title: title(P1), turns: [toolTurn, { user: P2, reply: plain(P2) }, next, { user: FORK, reply: afterTools(false), tools: [bash] }] },
+      ];
+    }
     default:
       return [];
   }
