@@ -1,9 +1,21 @@
 // Display width of what a terminal draws as one character: a grapheme cluster (a base with its
 // combining marks, an emoji ZWJ sequence, a flag) takes 0, 1 or 2 columns. string-width carries the
 // Unicode tables (East Asian Width, RGI emoji, default-ignorables) so we do not keep our own.
-import stringWidth from 'string-width';
+import { createRequire } from 'node:module';
 
-const segmenter = new Intl.Segmenter();
+// Loaded on the first character outside ASCII: building string-width's tables and an
+// Intl.Segmenter costs ~30-45 ms here, which every command paid at start even when the text was
+// plain ASCII (most output). In the bundle `require` is esbuild's, so string-width stays bundled;
+// from the sources (tests) Node's require loads the ES module.
+type Measure = (text: string) => number;
+let measure: Measure | undefined;
+declare const require: NodeJS.Require | undefined;
+function stringWidth(text: string): number {
+  measure ??= ((typeof require === 'function' ? require('string-width') : createRequire(import.meta.url)('string-width')) as { default: Measure }).default;
+  return measure(text);
+}
+
+let segmenter: Intl.Segmenter | undefined;
 
 /**
  * Characters that may form one grapheme cluster with a neighbour (Unicode's extend, spacing-mark,
@@ -70,6 +82,7 @@ export function graphemes(text: string): readonly string[] {
   const known = short ? segmented.get(text) : undefined;
   if (known) return known;
   const out: string[] = [];
+  segmenter ??= new Intl.Segmenter();
   for (const { segment } of segmenter.segment(text)) out.push(segment);
   if (short) {
     if (segmented.size >= MAX_CACHED) segmented.clear();
