@@ -17,6 +17,7 @@
 //
 // The "model" is a tiny script driven by the LAST real user message of the
 // conversation in each request:
+//   - contains "subagent"    -> call Claude Code's Agent/Task tool with a shell task
 //   - contains "echo hello"  -> call the client's shell tool with `echo hello`
 //   - contains "notes.txt"   -> call the client's read-file tool on notes.txt
 //   (both -> shell first, then read, one tool call per response)
@@ -81,6 +82,7 @@ function planInner(conv, tools) {
   }
   const steps = [];
   if (tools.length) {
+    if (/subagent/i.test(userText)) steps.push('agent');
     if (/echo hello/i.test(userText)) steps.push('shell');
     if (/notes\.txt/i.test(userText)) steps.push('read');
   }
@@ -89,7 +91,7 @@ function planInner(conv, tools) {
     const call = makeToolCall(step, tools);
     if (call) {
       return {
-        text: step === 'shell' ? 'I will run the command with the shell tool.' : 'Now I will read notes.txt.',
+        text: step === 'shell' ? 'I will run the command with the shell tool.' : step === 'agent' ? 'I will ask a subagent.' : 'Now I will read notes.txt.',
         call,
       };
     }
@@ -157,6 +159,14 @@ function makeToolCall(step, tools) {
     if (p.max_wait_seconds) args.max_wait_seconds = 30;
     if (p.cwd && WORKDIR) args.cwd = WORKDIR;
     return { name: t.name, args: fillRequired(t, args, 'Print hello with echo') };
+  }
+  if (step === 'agent') {
+    // Claude Code's subagent tool (Agent, formerly Task): the subagent gets a shell task
+    const t = findTool(tools, ['Agent', 'Task']);
+    if (!t) return null;
+    const args = { description: 'Say hello', prompt: 'Please run `echo hello` in the shell and report what it printed.' };
+    if (props(t).subagent_type) args.subagent_type = 'general-purpose';
+    return { name: t.name, args: fillRequired(t, args, 'Say hello') };
   }
   if (step === 'read') {
     const t = findTool(tools, ['Read', 'read', 'read_file', 'view', 'view_file']);
