@@ -2,12 +2,13 @@
 // line per content block, records chained by uuid/parentUuid. The live conversation is the chain
 // from the newest dialogue record back to the root; abandoned branches and inline subagent
 // (sidechain) traffic stay in the file but are not shown.
-import { basename, join } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import { warn } from '../errors.js';
 import { headRecords, newJsonlStats, readJsonl, tailRecords, textRecords } from '../session/jsonl.js';
 import {
   expandHome, homeOf, imagePlaceholder, isInjectedText, isObject, labelToolOutputs, prettyArgs,
-  pushBlock, reportSkipped, str, summariesInFolders, titleFrom, toIso,
+  pushBlock, readDirQuiet, reportSkipped, statOrUndefined, str, summariesInFolders, titleFrom, toIso,
   joinContent,
 } from './common.js';
 import type { AgentSession, Block, DiscoverOptions, Provider, SessionSummary } from './types.js';
@@ -33,6 +34,7 @@ type UserText =
   | { kind: 'shell-input'; text: string }
   | { kind: 'shell-output'; text: string; isError: boolean }
   | { kind: 'local-stdout' }
+  | { kind: 'task-result'; callId: string; text: string; isError: boolean }
   | { kind: 'noise' };
 
 const tag = (text: string, name: string): string | undefined => {
@@ -49,6 +51,12 @@ function classifyUserText(text: string): UserText {
     return { kind: 'command', text: (name.startsWith('/') ? name : `/${name}`) + (args ? ` ${args}` : '') };
   }
   if (t.startsWith('<local-command-stdout>') || t.startsWith('<local-command-stderr>')) return { kind: 'local-stdout' };
+  if (t.startsWith('<task-notification>')) {
+    // A background subagent finished: the harness delivers its result as a user message.
+    const callId = tag(t, 'tool-use-id')?.trim();
+    const result = (tag(t, 'result') ?? tag(t, 'summary') ?? '').trim();
+    return callId ? { kind: 'task-result', callId, text: result, isError: (tag(t, 'status') ?? '').trim() === 'failed' } : { kind: 'noise' };
+  }
   if (t.startsWith('<bash-input>')) return { kind: 'shell-input', text: tag(t, 'bash-input') ?? '' };
   if (t.startsWith('<bash-stdout>') || t.startsWith('<bash-stderr>')) {
     const out = tag(t, 'bash-stdout') ?? '';
@@ -96,6 +104,7 @@ function recordBlocks(r: Rec): { blocks: Block[]; command?: boolean; localStdout
     } else if (c.kind === 'shell-input') pushBlock(blocks, 'tool_call', c.text, { timestamp, label: 'bash' });
     else if (c.kind === 'shell-output') pushBlock(blocks, 'tool_output', c.text, { timestamp, label: 'bash', isError: c.isError || undefined });
     else if (c.kind === 'local-stdout') localStdout = true;
+    else if (c.kind === 'task-result') pushBlock(blocks, 'tool_output', c.text, { timestamp, callId: c.callId, isError: c.isError || undefined });
   };
   const content = message.content;
   if (typeof content === 'string') onText(content);
@@ -124,7 +133,11 @@ function recordBlocks(r: Rec): { blocks: Block[]; command?: boolean; localStdout
 
 type Node = TreeNode & { dialogue: boolean; sidechain: boolean; blocks: Block[]; command?: boolean; localStdout?: boolean; stop?: unknown; type: string };
 
+/** A subagent's own file (`<session>/subagents/agent-<id>.jsonl`): every record is a sidechain one. */
+const isSubagentFile = (path: string): boolean => /[\\/]subagents[\\/]agent-[^\\/]+\.jsonl$/.test(path);
+
 export async function parseClaudeFile(path: string, warnFn: (m: string) => void = warn): Promise<AgentSession> {
+  const ownSidechain = isSubagentFile(path);
   const stats = newJsonlStats();
   const nodes = new UuidTree<Node>();
   let seq = 0;
@@ -152,7 +165,7 @@ export async function parseClaudeFile(path: string, warnFn: (m: string) => void 
     }
     if (typeof r.uuid !== 'string') continue;
     const dialogue = isDialogue(r);
-    const sidechain = r.isSidechain === true;
+    const sidechain = r.isSidechain === true && !ownSidechain;
     const node: Node = {
       uuid: r.uuid,
       parent: str(r.parentUuid) ?? (r.type === 'system' ? str(r.logicalParentUuid) : undefined),
@@ -219,6 +232,7 @@ export async function parseClaudeFile(path: string, warnFn: (m: string) => void 
 }
 
 function summarize(path: string, size: number, mtimeMs: number): SessionSummary | undefined {
+  const subagent = isSubagentFile(path);
   const head = headRecords(path, HEAD_BYTES, size) as Rec[];
   const tail = size > HEAD_BYTES ? (tailRecords(path, size, TAIL_BYTES) as Rec[]) : head;
   let cwd: string | undefined;
@@ -239,7 +253,7 @@ function summarize(path: string, size: number, mtimeMs: number): SessionSummary 
       if (r.type === 'custom-title' && str(r.customTitle)) customTitle = str(r.customTitle);
       else if (r.type === 'ai-title' && str(r.aiTitle)) aiTitle = str(r.aiTitle);
       else if (records === head && r.type === 'summary' && str(r.summary)) summaries.push({ summary: str(r.summary)!, leafUuid: str(r.leafUuid) });
-      if (!isDialogue(r) || r.isSidechain === true) continue;
+      if (!isDialogue(r) || (r.isSidechain === true && !subagent)) continue;
       dialogue++;
       innerId ??= str(r.sessionId);
       const c = str(r.cwd);
@@ -260,6 +274,21 @@ function summarize(path: string, size: number, mtimeMs: number): SessionSummary 
   }
   if (dialogue === 0) return undefined; // snapshots only, or an empty file: nothing to show
   const id = basename(path).replace(/\.jsonl$/, '');
+  if (subagent) {
+    // Listed under the session that launched it, titled by the task it was given (.meta.json).
+    const parent = basename(dirname(dirname(path)));
+    return {
+      provider: 'claude',
+      id,
+      location: path,
+      cwd,
+      cwds: [...cwds],
+      title: subagentDescription(path) ?? titleFrom(firstPrompt),
+      startedAt,
+      updatedAt: updatedAt ?? new Date(mtimeMs).toISOString(),
+      parent,
+    };
+  }
   const summary = summaries.filter((s) => s.leafUuid === undefined || uuids.has(s.leafUuid)).at(-1)?.summary;
   return {
     provider: 'claude',
@@ -274,10 +303,47 @@ function summarize(path: string, size: number, mtimeMs: number): SessionSummary 
   };
 }
 
+function subagentDescription(path: string): string | undefined {
+  try {
+    const meta = JSON.parse(readFileSync(path.replace(/\.jsonl$/, '.meta.json'), 'utf8')) as unknown;
+    return isObject(meta) ? titleFrom(str(meta.description)) : undefined;
+  } catch {
+    return undefined; // no .meta.json (older layouts): the first prompt names it
+  }
+}
+
+/** `<project>/<session>/subagents/agent-<id>.jsonl`: what each session's subagents wrote (2.1.2+). */
+function* subagentSummaries(projects: string, opts: DiscoverOptions): Generator<SessionSummary> {
+  // the session listing already reported folders it could not read
+  const quiet = (): void => {};
+  for (const project of readDirQuiet(projects, 'Claude Code sessions', quiet)) {
+    if (!project.isDirectory()) continue;
+    for (const session of readDirQuiet(join(projects, project.name), 'Claude Code sessions', quiet)) {
+      if (!session.isDirectory()) continue;
+      const dir = join(projects, project.name, session.name, 'subagents');
+      for (const file of readDirQuiet(dir, 'Claude Code subagents', warn)) {
+        if (!file.isFile() || !file.name.startsWith('agent-') || !file.name.endsWith('.jsonl')) continue;
+        const path = join(dir, file.name);
+        const st = statOrUndefined(path);
+        if (!st) continue;
+        try {
+          const compute = (): SessionSummary | undefined => summarize(path, st.size, st.mtimeMs);
+          const summary = opts.memo ? opts.memo.summary(path, st.mtimeMs, st.size, compute) : compute();
+          if (summary) yield summary;
+        } catch {
+          // unreadable subagent file: its parent session still lists
+        }
+      }
+    }
+  }
+}
+
 async function* discover(opts: DiscoverOptions): AsyncIterable<SessionSummary> {
-  // agent-*.jsonl are subagent transcripts of some session, not sessions of their own.
+  const projects = join(claudeRoot(opts.env), 'projects');
+  // Flat agent-*.jsonl beside the sessions (2.0.28–2.1.1) carry no link to their session.
   const accept = (name: string): boolean => name.endsWith('.jsonl') && !name.startsWith('agent-');
-  yield* summariesInFolders(join(claudeRoot(opts.env), 'projects'), 'Claude Code sessions', accept, summarize, opts, warn);
+  yield* summariesInFolders(projects, 'Claude Code sessions', accept, summarize, opts, warn);
+  yield* subagentSummaries(projects, opts);
 }
 
 export const claude: Provider = {

@@ -40,6 +40,8 @@ export type SessionSummary = {
   updatedAt: string;
   /** Other ids the session answers to (an inner id differing from the file name, …). */
   aliases?: string[];
+  /** The session this one ran inside (a Claude Code subagent's parent): listed under it. */
+  parent?: string;
 };
 
 /** Remembers summaries by (location, mtime, size) between runs; see listing-cache.ts. */

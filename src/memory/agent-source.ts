@@ -20,8 +20,28 @@ async function discoverAll(provider: Provider, env: NodeJS.ProcessEnv): Promise<
     if (!seen || s.updatedAt > seen.updatedAt) byId.set(s.id, s);
   }
   cache.save(true);
-  const summaries = [...byId.values()].sort((a, b) => (a.updatedAt < b.updatedAt ? 1 : a.updatedAt > b.updatedAt ? -1 : a.id.localeCompare(b.id)));
+  const sorted = [...byId.values()].sort((a, b) => (a.updatedAt < b.updatedAt ? 1 : a.updatedAt > b.updatedAt ? -1 : a.id.localeCompare(b.id)));
+  const summaries = childrenUnderParents(sorted);
   return { summaries, ids: displayIds(summaries.map((s) => s.id)), cache };
+}
+
+/** Newest first, except that a session run inside another (a subagent) follows its parent. */
+function childrenUnderParents(sorted: SessionSummary[]): SessionSummary[] {
+  const ids = new Set(sorted.map((s) => s.id));
+  const children = new Map<string, SessionSummary[]>();
+  for (const s of sorted) if (s.parent !== undefined && ids.has(s.parent) && s.parent !== s.id) children.set(s.parent, [...(children.get(s.parent) ?? []), s]);
+  if (children.size === 0) return sorted;
+  const out: SessionSummary[] = [];
+  const placed = new Set<string>();
+  const place = (s: SessionSummary): void => {
+    if (placed.has(s.id)) return;
+    placed.add(s.id);
+    out.push(s);
+    for (const c of children.get(s.id) ?? []) place(c);
+  };
+  for (const s of sorted) if (s.parent === undefined || !ids.has(s.parent)) place(s);
+  for (const s of sorted) place(s); // a cycle of parents: still listed once
+  return out;
 }
 
 function infoOf(provider: Provider, s: SessionSummary, listing: Listing): SessionInfo {
@@ -29,6 +49,7 @@ function infoOf(provider: Provider, s: SessionSummary, listing: Listing): Sessio
   if (s.cwd !== undefined) info.cwd = s.cwd;
   if (s.cwds && s.cwds.length > 0) info.cwds = s.cwds;
   if (s.title !== undefined) info.title = s.title;
+  if (s.parent !== undefined) info.parent = s.parent;
   const turns = listing.cache.turns(s.location);
   if (turns !== undefined) info.units = turns;
   return info;
@@ -68,7 +89,10 @@ function choose(provider: Provider, listing: Listing, key: string, opts: ListOpt
       if (hinted) return hinted;
     }
   }
-  const listed = countedSessions(all, opts);
+  // Subagent sessions are listed (under their parent) and open by id, but `current` and
+  // `--session N` count only the sessions a user ran.
+  const ran = all.filter((s) => s.parent === undefined);
+  const listed = countedSessions(ran, opts);
   if (key === 'current') {
     if (!listed[0]) throw noSessions(provider, opts.env);
     return listed[0];
@@ -88,9 +112,9 @@ function choose(provider: Provider, listing: Listing, key: string, opts: ListOpt
   if (all.length === 0) throw noSessions(provider, opts.env);
   if (asIndex !== undefined) {
     if (asIndex < 1) throw new SivtrError(`session index ${key} is out of range`, 'indices start at 1 (1 = newest)');
-    const here = listed === all ? '' : ' in this workspace';
+    const here = listed === ran ? '' : ' in this workspace';
     const noun = `${provider.name} session${listed.length === 1 ? '' : 's'}`;
-    throw new SivtrError(`only ${listed.length} ${noun}${here}, not ${asIndex}`, `list them with \`sivtr sessions ${provider.name}${listed === all ? ' --global' : ''}\``);
+    throw new SivtrError(`only ${listed.length} ${noun}${here}, not ${asIndex}`, `list them with \`sivtr sessions ${provider.name}${listed === ran ? ' --global' : ''}\``);
   }
   throw new SivtrError(`no ${provider.name} session "${key}"`, `list them with \`sivtr sessions ${provider.name} --global\``);
 }

@@ -44,6 +44,8 @@ export type SessionInfo = {
   /** Records (terminal) or turns (agents), when known without a full parse. */
   units?: number;
   location: string;
+  /** The session this one ran inside (a subagent's parent). */
+  parent?: string;
 };
 
 export type OpenedSession = { info: SessionInfo; units: Unit[] };

@@ -25,18 +25,21 @@ const show = (ref: string): TurnJson => {
 const copy = (args: string[], cwd?: string, env?: Record<string, string | undefined>) => h.run(['copy', 'claude', ...args, '--print'], { cwd: cwd ?? join(h.work, 'app'), env });
 
 describe('claude: discovery', () => {
-  it('lists main transcripts newest first with id, cwd, title and turn count; subagent files are not sessions', () => {
+  it('lists main transcripts newest first with id, cwd, title and turn count; a subagent file right under its session', () => {
     const list = listJson(h, ['claude', '--global']);
-    expect(list.map((s) => s.id)).toEqual([MAIN, OTHER, WORKTREE, COMPACTED]);
+    // <session>/subagents/agent-<id>.jsonl belongs to that session; a flat agent-*.jsonl names no parent
+    expect(list.map((s) => s.id)).toEqual([MAIN, 'agent-9c1d2e3f', OTHER, WORKTREE, COMPACTED]);
+    expect(list[1]).toMatchObject({ parent: MAIN, title: 'Subagent file: find every caller of parseDate', turns: 1 });
+    expect(list[0]).not.toHaveProperty('parent');
     expect(list[0]).toMatchObject({ ref: 'claude/7f3e0c2a', source: 'claude', cwd: join(h.work, 'app'), title: 'npm test failure', turns: 3, updated_at: '2026-05-02T09:04:02.000Z' });
     // ai-title when there is no custom title; a summary pointing at another file is ignored
-    expect(list[1]).toMatchObject({ title: 'README summary', cwd: join(h.work, 'other'), turns: 2 });
+    expect(list[2]).toMatchObject({ title: 'README summary', cwd: join(h.work, 'other'), turns: 2 });
   });
 
   it('filters by workspace: same directory, subdirectory or worktree of the same repository', () => {
     expect(listJson(h, ['claude'], join(h.work, 'other')).map((s) => s.id)).toEqual([OTHER]);
-    expect(listJson(h, ['claude'], join(h.work, 'app', 'src')).map((s) => s.id)).toEqual([MAIN, WORKTREE]);
-    expect(listJson(h, ['claude'], join(h.work, 'app-wt')).map((s) => s.id)).toEqual([MAIN, WORKTREE]);
+    expect(listJson(h, ['claude'], join(h.work, 'app', 'src')).map((s) => s.id)).toEqual([MAIN, 'agent-9c1d2e3f', WORKTREE]);
+    expect(listJson(h, ['claude'], join(h.work, 'app-wt')).map((s) => s.id)).toEqual([MAIN, 'agent-9c1d2e3f', WORKTREE]);
     expect(listJson(h, ['claude'], join(h.work, 'legacy'))).toEqual([]);
   });
 
@@ -46,7 +49,8 @@ describe('claude: discovery', () => {
     const lines = r.stdout.trimEnd().split('\n');
     expect(lines[0]).toMatch(/^ID\s+SOURCE\s+LAST ACTIVITY\s+TURNS\s+CWD\s+TITLE$/);
     expect(lines[1]).toMatch(/^7f3e0c2a\s+claude\s+2026-05-0\d \d\d:\d\d\s+3\s+~\/work\/app\s+npm test failure$/);
-    expect(lines).toHaveLength(5);
+    expect(lines[2]).toMatch(/^↳ agent-9c\s+claude\s.*Subagent file: find every caller of parseDate$/);
+    expect(lines).toHaveLength(6);
   });
 
   it('honours CLAUDE_CONFIG_DIR', () => {
@@ -55,7 +59,7 @@ describe('claude: discovery', () => {
     try {
       expect(listJson(h, ['claude', '--global'])).toEqual([]);
       const r = h.run(['sessions', 'claude', '--global', '--json'], { env: { CLAUDE_CONFIG_DIR: moved } });
-      expect((JSON.parse(r.stdout) as unknown[]).length).toBe(4);
+      expect((JSON.parse(r.stdout) as unknown[]).length).toBe(5);
     } finally {
       renameSync(moved, join(h.home, '.claude'));
     }

@@ -16,6 +16,8 @@ const FORK = 'Fork: please run `echo hello` once more.';
 const BRANCH = 'Branch: tell me a plain fact instead.';
 const NEXT = 'Next: run `echo hello` again.';
 const THIRD = 'Third question, plain text please: what is 6 times 7?';
+const SUBAGENT = 'Subagent: ask a subagent to say hello.';
+const SUBAGENT_TASK = 'Please run `echo hello` in the shell and report what it printed.';
 
 // The mock's answers: a plain answer echoes the prompt; after tools it quotes their results and
 // adds a second message (one text with a blank line where the API has a single content string).
@@ -26,7 +28,8 @@ const COMMENTARY = ['I will run the command with the shell tool.', 'Now I will r
 
 type Tool = { name: string; input: RegExp; output: RegExp };
 type TurnX = { user: string; reply: string | RegExp; tools?: Tool[]; compaction?: boolean };
-type SessionX = { id: string; title: string; turns: TurnX[] };
+/** `id` '' = the one other session (a fork whose id the driver did not print); `agent-` = a subagent. */
+type SessionX = { id: string; title: string; turns: TurnX[]; parent?: string };
 type Run = { set: string; agent: string; version: string; ids: Record<string, string>; cwd: string };
 
 const title = (prompt: string): string => (prompt.length > 80 ? prompt.slice(0, 79) + '…' : prompt);
@@ -43,8 +46,21 @@ function expected(run: Run): SessionX[] {
       return [
         // --resume-session-at branched off after turn 1: turn 2 (P2) is no longer on the live chain;
         // /compact then compacted the branch.
-        { id: main!, title: title(P1), turns: [toolTurn, { user: BRANCH, reply: plain(BRANCH), compaction: true }, { user: NEXT, reply: afterTools(false), tools: [bash] }] },
+        {
+          id: main!,
+          title: title(P1),
+          turns: [
+            toolTurn,
+            { user: BRANCH, reply: plain(BRANCH), compaction: true },
+            { user: NEXT, reply: afterTools(false), tools: [bash] },
+            // 2.1.197 waits for the subagent; 2.1.33x runs it in the background and delivers its
+            // result later as a <task-notification>, which the model answers: that is the reply
+            { user: SUBAGENT, reply: /^Done\. The tool results were: ".*"\. Final answer: the command printed hello\.\n\nThat is everything the tools showed\.$/s, tools: [{ name: 'Agent', input: /echo hello/, output: /./ }] },
+          ],
+        },
         { id: fork!, title: title(P1), turns: [toolTurn, { user: P2, reply: plain(P2) }, { user: FORK, reply: afterTools(false), tools: [bash] }] },
+        // the subagent's own transcript (<session>/subagents/agent-<id>.jsonl), titled by its task
+        { id: 'agent-', title: 'Say hello', parent: main!, turns: [{ user: SUBAGENT_TASK, reply: afterTools(false), tools: [bash] }] },
       ];
     }
     case 'codex': {
@@ -131,7 +147,7 @@ function expected(run: Run): SessionX[] {
   }
 }
 
-type Listed = { ref: string; source: string; id: string; cwd?: string; title?: string; turns?: number };
+type Listed = { ref: string; source: string; id: string; cwd?: string; title?: string; turns?: number; parent?: string };
 type ShownBlock = { part: number; kind: string; text: string; label?: string; callId?: string; commentary?: boolean };
 type ShownTurn = { ref: string; turn: number; blocks: ShownBlock[] };
 
@@ -202,17 +218,25 @@ for (const set of sets) {
       listed = JSON.parse(r.stdout) as Listed[];
       expect(listed).toHaveLength(sessions.length);
       for (const s of sessions) {
-        const found = s.id ? listed.find((l) => l.id === s.id) : listed.find((l) => l.id !== run.ids.main);
+        const found = listed.find(matches(s));
         expect(found, `session ${s.id || '(fork)'} listed`).toBeDefined();
         expect(found!.title).toBe(s.title);
         expect(found!.cwd).toBe(run.cwd);
         expect(found!.turns).toBe(s.turns.length);
+        expect(found!.parent).toBe(s.parent);
+        // a session run inside another is listed right under it
+        if (s.parent) expect(listed[listed.indexOf(found!) - 1]!.id).toBe(s.parent);
       }
     });
 
+    const matches =
+      (s: SessionX) =>
+      (l: Listed): boolean =>
+        s.id === '' ? l.id !== run.ids.main && !l.id.startsWith('agent-') : s.id === 'agent-' ? l.id.startsWith('agent-') : l.id === s.id;
+
     sessions.forEach((s, si) => {
-      const which = si === 0 ? 'main session' : 'fork';
-      const idOf = (): string => (s.id || listed.find((l) => l.id !== run.ids.main)?.id) ?? 'missing';
+      const which = si === 0 ? 'main session' : s.parent ? 'subagent' : 'fork';
+      const idOf = (): string => listed.find(matches(s))?.id ?? 'missing';
 
       test(`${which}: every turn in order, with its prompt, tool calls paired with outputs, and whole reply`, () => {
         const r = cli(['show', `${run.agent}/${idOf()}`, '--json']);
@@ -233,7 +257,8 @@ for (const set of sets) {
             expect(output, `output of ${call.label} ${call.callId}`).toBeDefined();
             expect(output!.text).toMatch(tool.output);
           });
-          expect(blocks.filter((b) => b.kind === 'tool_output')).toHaveLength(calls.length);
+          // every output answers a call of this turn (a background agent answers twice: launched, done)
+          for (const out of blocks.filter((b) => b.kind === 'tool_output')) expect(calls.map((c) => c.callId)).toContain(out.callId);
           // the notes before a tool call are part of the turn, never of its reply
           for (const note of COMMENTARY) if (want.tools?.length) expect(replyOf(blocks)).not.toContain(note);
           expect(blocks.some((b) => b.kind === 'compaction'), `turn ${i + 1} compaction`).toBe(want.compaction === true);

@@ -93,6 +93,7 @@ export async function run(args: ParsedArgs): Promise<number> {
       title: s.title ?? null,
       updated_at: s.updatedAt ?? null,
       turns: s.units ?? null,
+      ...(s.parent !== undefined ? { parent: s.parent } : {}),
     }));
     process.stdout.write(JSON.stringify(out, null, 2) + '\n');
     return 0;
@@ -105,7 +106,8 @@ export async function run(args: ParsedArgs): Promise<number> {
   const rows = [['ID', 'SOURCE', 'LAST ACTIVITY', 'TURNS', 'CWD', 'TITLE']];
   for (const s of sessions) {
     const title = (s.title ?? '').replace(/\s+/g, ' ').trim();
-    rows.push([s.displayId, s.source, localTime(s.updatedAt), s.units === undefined ? '-' : String(s.units), shortPath(s.cwd), title.length > 70 ? title.slice(0, 69) + '…' : title]);
+    // a subagent session follows its parent in the list, marked as run inside it
+    rows.push([s.parent !== undefined ? `↳ ${s.displayId}` : s.displayId, s.source, localTime(s.updatedAt), s.units === undefined ? '-' : String(s.units), shortPath(s.cwd), title.length > 70 ? title.slice(0, 69) + '…' : title]);
   }
   process.stdout.write(table(rows));
   return 0;
