@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { dataDir } from '../session/paths.js';
 import type { SessionSummary, SummaryMemo } from './types.js';
 
-const VERSION = 3; // 3: summaries may name a parent; Gemini titles skip the injected context
+const VERSION = 4; // 3: summaries may name a parent; Gemini titles skip the injected context. 4: database rows carry `version`
 
 /** A summary without what the entry's key and file name already say (smaller file, faster load). */
 type Stored = Omit<SessionSummary, 'provider' | 'location'>;

@@ -70,6 +70,7 @@ async function* discover(opts: DiscoverOptions): AsyncIterable<SessionSummary> {
       title: str(r.title),
       startedAt: typeof r.created === 'number' ? isoFromMs(r.created) : undefined,
       updatedAt: isoFromMs(updated),
+      version: isoFromMs(updated),
     };
     // Keyed by time_updated, which OpenCode bumps on every change: lets the turn count be cached.
     yield opts.memo?.summary(summary.location, updated, 0, () => summary) ?? summary;
@@ -178,4 +179,5 @@ export const opencode: Provider = {
   discover,
   load,
   dataLocation: (env) => opencodeDb(env),
+  watchedPaths: (env) => [opencodeDb(env), `${opencodeDb(env)}-wal`],
 };

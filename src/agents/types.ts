@@ -42,6 +42,11 @@ export type SessionSummary = {
   aliases?: string[];
   /** The session this one ran inside (a Claude Code subagent's parent): listed under it. */
   parent?: string;
+  /**
+   * For a session that is not a file of its own (a database row): a text that changes whenever
+   * its content does (its last update). File sessions leave it out: their bytes are compared.
+   */
+  version?: string;
 };
 
 /** Remembers summaries by (location, mtime, size) between runs; see listing-cache.ts. */
@@ -69,8 +74,14 @@ export interface Provider {
   currentSessionHint?(env: NodeJS.ProcessEnv): string | undefined;
   /** True when a file's content is this provider's transcript format (for `import <path>`). */
   detect?(head: string, path: string): boolean;
-  /** Where this provider's data lives (for messages when nothing is found). */
+  /** Where this provider's data lives (for messages when nothing is found, and the index's watch). */
   dataLocation?(env: NodeJS.ProcessEnv): string;
+  /**
+   * Files besides the session files whose change means sessions may have changed (a database
+   * and its WAL). Without it the index watches `dataLocation`, the folders down to every
+   * session file, and the files.
+   */
+  watchedPaths?(env: NodeJS.ProcessEnv): string[];
   /** Parse a transcript file given by path (for `import <path>`). */
   loadFile?(path: string, opts: DiscoverOptions): Promise<AgentSession>;
 }

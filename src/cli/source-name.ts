@@ -1,6 +1,6 @@
 // A source named on the command line (`sessions claude`, `show codex/…`): a typo is a usage
 // error with the nearest name, not a failure of the source.
-import { isSourceName, sourceNames } from './sources.js';
+import { isSourceName, sourceNames } from '../memory/sources.js';
 import { unknownWord } from './suggest.js';
 
 export function requireSourceName(name: string): string {

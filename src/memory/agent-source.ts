@@ -2,12 +2,14 @@
 // global), opened by `current`, a 1-based index, a full id or a unique prefix; turns as units.
 import { ListingCache } from '../agents/listing-cache.js';
 import { assembleTurns } from '../agents/turns.js';
-import type { AgentSession, Provider, SessionSummary } from '../agents/types.js';
+import { dirname, sep } from 'node:path';
+import type { AgentSession, Provider, SessionSummary, SummaryMemo } from '../agents/types.js';
 import { workspaceMatcher } from '../agents/workspace.js';
 import { SivtrError } from '../errors.js';
 import { sessionUnits } from './agent-units.js';
+import { compareFile, edgesOf, filesUnchanged, pathsFingerprint, pathsUnchanged, statFile, type FileMark } from '../session/file-mark.js';
 import { displayIds } from './display-id.js';
-import type { ListOptions, OpenedSession, SessionInfo, Source, Unit } from './types.js';
+import type { IndexContext, IndexPlan, ListOptions, OpenedSession, SessionChange, SessionInfo, Source, SourceIndex, Unit } from './types.js';
 
 type Listing = { summaries: SessionSummary[]; ids: Map<string, string>; cache: ListingCache };
 
@@ -160,15 +162,101 @@ export async function listWithTurns(provider: Provider, opts: ListOptions & { li
   return infos;
 }
 
+/** Remembers the (mtime, size) a provider saw for each file while discovering through the memo. */
+class RecordingMemo implements SummaryMemo {
+  readonly seen = new Map<string, { size: number; mtimeMs: number }>();
+  constructor(private readonly inner: SummaryMemo | undefined) {}
+  summary(location: string, mtimeMs: number, size: number, compute: () => SessionSummary | undefined): SessionSummary | undefined {
+    this.seen.set(location, { size, mtimeMs });
+    return this.inner ? this.inner.summary(location, mtimeMs, size, compute) : compute();
+  }
+}
+
+/**
+ * What tells that a provider's sessions may have changed: its data folder, every folder between
+ * it and a session file, and its own watched paths (a database); the session files themselves
+ * are compared with their marks.
+ */
+function watchPaths(provider: Provider, env: NodeJS.ProcessEnv, root: string, summaries: readonly SessionSummary[]): string[] {
+  const paths = new Set<string>([root, ...(provider.watchedPaths?.(env) ?? [])]);
+  const prefix = root.endsWith(sep) ? root : root + sep;
+  for (const s of summaries) {
+    if (s.version !== undefined || !s.location.startsWith(prefix)) continue; // a database row: covered by the database's own paths
+    for (let dir = dirname(s.location); dir.length >= root.length && dir.startsWith(root); dir = dirname(dir)) {
+      if (paths.has(dir)) break;
+      paths.add(dir);
+      if (dir === root) break;
+    }
+  }
+  return [...paths];
+}
+
+const failure = (summary: SessionSummary, error: unknown): SessionChange => ({
+  kind: 'failed',
+  why: `${summary.location} (${(error as { code?: string }).code ?? (error as Error).message})`,
+});
+
+/** A session brought up to date: compared by its version or its file's bytes, parsed when changed. */
+async function updateSession(provider: Provider, summary: SessionSummary, ctx: IndexContext, seen: Map<string, { size: number; mtimeMs: number }>): Promise<SessionChange> {
+  const old = ctx.mark(summary.location);
+  let now: FileMark;
+  let grew = false;
+  if (summary.version !== undefined) {
+    if (old && old.head === summary.version) return { kind: 'unchanged' };
+    now = { size: -1, mtime: 0, head: summary.version, tail: '', parsed_bytes: 0, positions: 0 };
+  } else {
+    // The provider stat'ed the file while discovering it (through the memo): no second stat.
+    const st = seen.get(summary.location) ?? statFile(summary.location);
+    if (!st) return failure(summary, Object.assign(new Error('gone'), { code: 'ENOENT' }));
+    const change = compareFile(summary.location, st.size, st.mtimeMs, old);
+    if (change === 'unchanged') return { kind: 'unchanged' };
+    grew = change === 'appended';
+    now = { ...edgesOf(summary.location, st.size, st.mtimeMs), parsed_bytes: st.size, positions: 0 };
+  }
+  let session: AgentSession;
+  try {
+    session = await provider.load(summary, { env: ctx.env });
+  } catch (error) {
+    return failure(summary, error);
+  }
+  const units = sessionUnits(provider.name, summary.id, session);
+  return {
+    kind: 'read',
+    session: { id: summary.id, title: session.title ?? summary.title, cwd: session.cwd ?? summary.cwd, updatedAt: summary.updatedAt, location: summary.location },
+    units,
+    how: 'replace',
+    grew,
+    fallbackAt: session.updatedAt ?? summary.updatedAt,
+    mark: { key: summary.location, now: { ...now, positions: units.length }, since: old },
+  };
+}
+
+function agentIndex(provider: Provider): SourceIndex {
+  return {
+    unchangedSince: (fingerprint, env, marks) => {
+      const root = provider.dataLocation?.(env);
+      return root !== undefined && pathsUnchanged(fingerprint, root) && filesUnchanged(marks);
+    },
+    async plan(ctx: IndexContext): Promise<IndexPlan> {
+      const cache = ctx.persistent ? ListingCache.load(provider.name, ctx.env) : undefined;
+      const memo = new RecordingMemo(cache);
+      const summaries: SessionSummary[] = [];
+      for await (const summary of provider.discover({ env: ctx.env, memo })) summaries.push(summary);
+      cache?.save(true);
+      const root = provider.dataLocation?.(ctx.env);
+      // Taken right after discovery, so a file created while sessions are parsed is not missed.
+      const fingerprint = root === undefined ? undefined : pathsFingerprint(root, watchPaths(provider, ctx.env, root, summaries));
+      return { fingerprint, sessions: summaries.map((s) => ({ id: s.id, update: () => updateSession(provider, s, ctx, memo.seen) })) };
+    },
+  };
+}
+
 export function agentSource(provider: Provider): Source {
   return {
     name: provider.name,
     unitKind: 'turn',
-    async list(opts: ListOptions): Promise<SessionInfo[]> {
-      const listing = await discoverAll(provider, opts.env);
-      const chosen = opts.global ? listing.summaries : inWorkspace(listing.summaries, opts.cwd);
-      return chosen.map((s) => infoOf(provider, s, listing));
-    },
+    index: agentIndex(provider),
+    list: (opts: ListOptions & { limit?: number }): Promise<SessionInfo[]> => listWithTurns(provider, opts),
     async open(key: string, opts: ListOptions): Promise<OpenedSession> {
       const { info, units } = await openAgentSession(provider, key, opts);
       return { info, units };

@@ -1,30 +1,40 @@
-// The source table: `terminal` plus one source per registered agent provider. Refs, copy,
-// show, diff and sessions look sources up here and nowhere else.
-import { allProviders, findProvider } from '../agents/registry.js';
+// The source table, built here and nowhere else: the terminal logs, captured history, then one
+// source per registered agent provider (agents/registry.ts). Refs, copy, show, diff, sessions,
+// search and the index all find sources through it, so a new source is its own file plus one
+// line here (a new agent: its provider file plus one line in the registry).
+import { allProviders } from '../agents/registry.js';
 import { SivtrError } from '../errors.js';
 import { agentSource } from './agent-source.js';
+import { historySource } from './history-source.js';
 import { terminalSource } from './terminal-source.js';
 import type { Source } from './types.js';
 
-/** Sources that are not agent providers: terminal logs, plus any registered from above (history). */
-const builtIn: Source[] = [terminalSource];
+let table: readonly Source[] | undefined;
 
-export function registerSource(source: Source): void {
-  if (!builtIn.some((s) => s.name === source.name)) builtIn.push(source);
+/** Every source, in the order listings and the index take them. */
+export function allSources(): readonly Source[] {
+  return (table ??= [terminalSource, historySource, ...allProviders().map(agentSource)]);
 }
 
 export function sourceNames(): string[] {
-  return [...builtIn.map((s) => s.name), ...allProviders().map((p) => p.name)];
+  return allSources().map((s) => s.name);
+}
+
+export function findSource(name: string): Source | undefined {
+  return allSources().find((s) => s.name === name);
 }
 
 export function isSourceName(name: string): boolean {
-  return builtIn.some((s) => s.name === name) || findProvider(name) !== undefined;
+  return findSource(name) !== undefined;
 }
 
 export function getSource(name: string): Source {
-  const own = builtIn.find((s) => s.name === name);
-  if (own) return own;
-  const provider = findProvider(name);
-  if (provider) return agentSource(provider);
+  const source = findSource(name);
+  if (source) return source;
   throw new SivtrError(`unknown source "${name}"`, `use one of: ${sourceNames().join(', ')}`);
+}
+
+/** Sources of commands with their output (terminal, history), as opposed to agent turns. */
+export function recordSourceNames(): string[] {
+  return allSources().filter((s) => s.unitKind === 'record').map((s) => s.name);
 }

@@ -2,12 +2,15 @@
 // p1 prompt, p2 command, p3 output.
 import { basename } from 'node:path';
 import { SivtrError } from '../errors.js';
-import { normaliseRaw, type SessionEntry } from '../session/entry.js';
+import { isRecord, normaliseRaw, parseEntryLine, type SessionEntry } from '../session/entry.js';
+import { compareFile, edgesOf, filesUnchanged, pathsFingerprint, pathsUnchanged, type FileMark } from '../session/file-mark.js';
+import { jsonlLines } from '../session/jsonl.js';
 import { currentTerminalLog, listTerminalLogs, scanLogSpans, type TerminalLogInfo } from '../session/log.js';
 import { readSpan, recordCount, spanCount, spanIsRecord, type LogScan } from '../session/log-offsets.js';
+import { terminalsDir } from '../session/paths.js';
 import { displayIds, matchId } from './display-id.js';
 import { formatRef } from './ref.js';
-import type { ListOptions, OpenedSession, Part, SessionInfo, Source, Unit } from './types.js';
+import type { IndexContext, IndexPlan, ListOptions, OpenedSession, Part, SessionChange, SessionInfo, Source, SourceIndex, Unit } from './types.js';
 
 const logId = (path: string): string => basename(path).replace(/\.jsonl$/, '');
 
@@ -132,9 +135,55 @@ function infoFor(log: { id: string; path: string; mtimeMs?: number }, displayId:
   return info;
 }
 
+/** A log brought up to date: unchanged, its appended lines only, or read again whole. */
+async function updateLog(log: TerminalLogInfo, old: FileMark | undefined): Promise<SessionChange> {
+  const change = compareFile(log.path, log.size, log.mtimeMs, old);
+  if (change === 'unchanged') return { kind: 'unchanged' };
+  const grew = change === 'appended' && old !== undefined;
+  let start = grew ? old.parsed_bytes : 0;
+  let positions = grew ? old.positions : 0;
+  let lines = 0;
+  const units: Unit[] = [];
+  // Positions count valid entries only, exactly as `show` numbers records.
+  for await (const { line, terminated, end } of jsonlLines(log.path, { start })) {
+    lines++;
+    const entry = parseEntryLine(line);
+    if (!entry) {
+      if (terminated) start = end; // a bad line stays bad; an unterminated one may still be completed
+      continue;
+    }
+    positions++;
+    start = end;
+    if (isRecord(entry)) units.push(entryToUnit(entry, positions, log.id));
+  }
+  return {
+    kind: 'read',
+    session: { id: log.id, updatedAt: new Date(log.mtimeMs).toISOString(), location: log.path },
+    units,
+    how: grew ? 'append' : 'replace',
+    grew,
+    mark: { key: log.path, now: { ...edgesOf(log.path, log.size, log.mtimeMs), parsed_bytes: start, positions }, since: old },
+    lines,
+  };
+}
+
+/** The terminals folder and every log in it: a new log changes the folder, a new line its log. */
+const terminalIndex: SourceIndex = {
+  unchangedSince: (fingerprint, env, marks) => pathsUnchanged(fingerprint, terminalsDir(env)) && filesUnchanged(marks),
+  async plan(ctx: IndexContext): Promise<IndexPlan> {
+    const dir = terminalsDir(ctx.env);
+    const logs = listTerminalLogs(ctx.env);
+    return {
+      fingerprint: pathsFingerprint(dir, [dir]),
+      sessions: logs.map((log) => ({ id: log.id, update: () => updateLog(log, ctx.mark(log.path)) })),
+    };
+  },
+};
+
 export const terminalSource: Source = {
   name: 'terminal',
   unitKind: 'record',
+  index: terminalIndex,
 
   /** This terminal's records. */
   async recentRecords(opts: ListOptions): Promise<Unit[]> {

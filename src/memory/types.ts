@@ -1,5 +1,6 @@
 // What copy / show / diff / search see, whatever the source (architecture.md).
 import type { BlockKind } from '../agents/types.js';
+import type { FileMark } from '../session/file-mark.js';
 
 export type PartKind = BlockKind | 'prompt' | 'command' | 'output';
 
@@ -59,6 +60,65 @@ export type ListOptions = { env: NodeJS.ProcessEnv; cwd: string; global: boolean
  */
 export type UnitKind = 'record' | 'turn';
 
+/**
+ * What the index keeps about one session between runs; only the session's source reads it. A
+ * session that is not a file of its own keeps its version in `head` and a size of -1.
+ */
+export type SessionMark = FileMark;
+
+/** A session as the index stores it beside its units. */
+export type IndexedSession = { id: string; title?: string; cwd?: string; updatedAt?: string; location: string };
+
+/** One session brought up to date: unchanged since its mark, unreadable now, or read. */
+export type SessionChange =
+  | { kind: 'unchanged' }
+  | { kind: 'failed'; why: string }
+  | {
+      kind: 'read';
+      session: IndexedSession;
+      units: Unit[];
+      /** `append`: the units follow those already indexed; `replace`: they are all there is. */
+      how: 'append' | 'replace';
+      /** The content only grew since its mark (counted as appended, whatever `how` is). */
+      grew: boolean;
+      /** The time of a unit that has none of its own (an agent turn without timestamps). */
+      fallbackAt?: string;
+      /** What to remember (under `key`) for the next run, and the mark this read started from. */
+      mark?: { key: string; now: SessionMark; since?: SessionMark };
+      /** Lines parsed (reported by SIVTR_INDEX_STATS: tests prove tails are parsed, not files). */
+      lines?: number;
+    };
+
+export type IndexContext = {
+  env: NodeJS.ProcessEnv;
+  /** False for the in-memory index of `--no-index`: nothing is remembered, caches are not used. */
+  persistent: boolean;
+  /** The fingerprint this source gave at the last sync ('' when there is none). */
+  previous: string;
+  /** The mark kept under `key` at the last sync. */
+  mark(key: string): SessionMark | undefined;
+};
+
+/** What indexing is to do for a source: every session there is now, each read on demand. */
+export type IndexPlan = {
+  /** Kept once every session is indexed; a source whose fingerprint is unchanged is skipped next time. */
+  fingerprint?: string;
+  sessions: { id: string; update(): Promise<SessionChange> }[];
+  /** Releases what the plan holds open (a database). */
+  close?(): void;
+};
+
+/** How a source keeps the search index current. */
+export interface SourceIndex {
+  /**
+   * True when nothing this source reads changed since it gave `fingerprint` and the sessions
+   * got their `marks` (by key): the source is then not asked at all.
+   */
+  unchangedSince(fingerprint: string, env: NodeJS.ProcessEnv, marks: ReadonlyMap<string, SessionMark>): boolean;
+  /** The sessions there are now (sessions of this source not listed leave the index). */
+  plan(ctx: IndexContext): Promise<IndexPlan>;
+}
+
 /** A source of units: the terminal logs, captured history, or one agent provider. */
 export interface Source {
   readonly name: string;
@@ -67,8 +127,10 @@ export interface Source {
   readonly sessionIsUnit?: boolean;
   /** Record sources: the records `copy SOURCE [mode] N` counts back through, oldest first. */
   recentRecords?(opts: ListOptions): Promise<Unit[]>;
-  /** Sessions newest first; workspace-filtered unless `global`. */
-  list(opts: ListOptions): Promise<SessionInfo[]>;
+  /** How the search index reads this source. */
+  readonly index: SourceIndex;
+  /** Sessions newest first, with their unit counts; workspace-filtered unless `global`. */
+  list(opts: ListOptions & { limit?: number }): Promise<SessionInfo[]>;
   /** `current`, a full id or a unique prefix (never hidden by the workspace filter). */
   open(key: string, opts: ListOptions): Promise<OpenedSession>;
 }

@@ -5,7 +5,7 @@ import { accessSync, constants, statSync } from 'node:fs';
 import { delimiter, isAbsolute, join, resolve } from 'node:path';
 import { SivtrError } from '../errors.js';
 import { loadStoreConfig } from './config.js';
-import { HistoryStore, type HistoryEntry, type NewHistoryEntry } from './history.js';
+import { HistoryStore, type HistoryEntry, type NewHistoryEntry } from '../session/history-db.js';
 
 /** Stores one capture, applying the configured retention. */
 export async function storeCapture(fields: NewHistoryEntry, env: NodeJS.ProcessEnv = process.env): Promise<HistoryEntry> {

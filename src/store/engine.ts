@@ -4,15 +4,15 @@
 import { dirname } from 'node:path';
 import { warn } from '../errors.js';
 import { indexDbPath } from '../session/paths.js';
-import { allProviders } from '../agents/registry.js';
+import { sourceNames } from '../memory/sources.js';
 import { memoryIndex, openIndex, PARSER_VERSION, removeDbFiles, type IndexDb } from './index-db.js';
 import { search, type SearchRequest, type SearchResult } from './search.js';
-import { isCorruptionError, isUnwritableError } from './sqlite.js';
+import { isCorruptionError, isUnwritableError } from '../session/sqlite.js';
 import { syncIndex, type Progress, type SyncStats } from './sync.js';
 
-/** The parser version plus the provider set: a new or removed provider rebuilds the cache. */
+/** The parser version plus the source set: a new or removed source rebuilds the cache. */
 export function indexVersion(): string {
-  return `${PARSER_VERSION}:${allProviders().map((p) => p.name).join(',')}`;
+  return `${PARSER_VERSION}:${sourceNames().join(',')}`;
 }
 
 /** A bar on stderr, only on a terminal and only once the build has taken over a second. */

@@ -1,7 +1,7 @@
 // What `sivtr history` lists, as text or JSON (search and show are `search history` and
 // `show history/N`).
-import { HistoryStore, type HistoryEntry } from './history.js';
-import { historyRef, historyTitle } from './history-source.js';
+import { HistoryStore, type HistoryEntry } from '../session/history-db.js';
+import { historyRef, historyTitle } from '../memory/history-source.js';
 
 function openStore(): HistoryStore | undefined {
   return HistoryStore.openForRead(process.env);

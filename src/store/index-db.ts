@@ -15,7 +15,7 @@ import type { Statement } from 'better-sqlite3';
 import { KeySet, keyToken } from './grams.js';
 
 const deflateRawAsync = promisify(deflateRaw);
-import { isCorruptionError, isUnwritableError, openDb, openMemoryDb, type Db } from './sqlite.js';
+import { isCorruptionError, isUnwritableError, openDb, openMemoryDb, type Db } from '../session/sqlite.js';
 
 /** Bump when what is stored per unit changes: the index is then rebuilt from the sources. */
 export const PARSER_VERSION = '4';

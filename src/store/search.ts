@@ -4,7 +4,7 @@
 import { allProviders } from '../agents/registry.js';
 import { displayIds } from '../memory/display-id.js';
 import { formatRef } from '../memory/ref.js';
-import { HISTORY_SOURCE } from './history-source.js';
+import { findSource, recordSourceNames } from '../memory/sources.js';
 import { decodeChunkText, type ChunkRow, type IndexDb, type PartDir, type StoredChunk, type StoredPart } from './index-db.js';
 import { hasTerms, queryTerms, snippet, type QueryTerms } from './query.js';
 import { PART_WEIGHT, type StatusName } from './docs.js';
@@ -69,7 +69,10 @@ function allowedKinds(field: SearchField): Set<string> | undefined {
 
 function sourceFilter(target: string): { sql: string; params: string[] } {
   if (target === 'all') return { sql: '1', params: [] };
-  if (target === 'agent') return { sql: "s.source NOT IN ('terminal', ?)", params: [HISTORY_SOURCE] };
+  if (target === 'agent') {
+    const records = recordSourceNames();
+    return { sql: `s.source NOT IN (${records.map(() => '?').join(', ')})`, params: records };
+  }
   return { sql: 's.source = ?', params: [target] };
 }
 
@@ -243,7 +246,7 @@ function compare(a: Candidate, b: Candidate): number {
 function sessionDisplayIds(index: IndexDb, sources: Set<string>): Map<string, Map<string, string>> {
   const out = new Map<string, Map<string, string>>();
   for (const source of sources) {
-    if (source === HISTORY_SOURCE) continue;
+    if (findSource(source)?.sessionIsUnit) continue; // refs name these sessions by their full id
     out.set(source, displayIds(index.sessionsOf(source).map((s) => s.sid)));
   }
   return out;
@@ -305,8 +308,9 @@ function toHit(index: IndexDb, chunks: Map<number, StoredChunk | undefined>, c: 
   if (!best && req.match) best = parts.find((p) => req.match!.test(p.text));
   if (!best && terms.short.length > 0) best = parts.find((p) => terms.short.some((t) => p.text.toLowerCase().includes(t.toLowerCase())));
   best ??= parts.find((p) => p.kind === 'command' || p.kind === 'user') ?? parts[0];
-  const display = c.source === HISTORY_SOURCE ? c.sid : ids.get(c.source)?.get(c.sid) ?? c.sid;
-  const ref = c.source === HISTORY_SOURCE ? `${HISTORY_SOURCE}/${c.sid}` : formatRef(c.source, display, c.idx);
+  const sessionIsUnit = findSource(c.source)?.sessionIsUnit === true;
+  const display = sessionIsUnit ? c.sid : ids.get(c.source)?.get(c.sid) ?? c.sid;
+  const ref = sessionIsUnit ? formatRef(c.source, c.sid) : formatRef(c.source, display, c.idx);
   let text = best?.text ?? '';
   if (req.match && best && terms.long.length + terms.short.length === 0) {
     const m = req.match.exec(text);

@@ -4,7 +4,7 @@ import { SivtrError } from '../../errors.js';
 import { filterLines } from '../../memory/lines.js';
 import { AGENT_MODES, pickAgent, pickTerminal, TERMINAL_MODES, type AgentMode, type Picked } from '../../memory/pick.js';
 import { parseRecency } from '../../memory/selector.js';
-import { getSource, isSourceName, sourceNames } from '../sources.js';
+import { getSource, isSourceName, sourceNames } from '../../memory/sources.js';
 import { deliver } from '../deliver.js';
 import { unknownWord } from '../suggest.js';
 import type { CommandSpec, ParsedArgs } from '../spec.js';

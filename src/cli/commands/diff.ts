@@ -4,7 +4,7 @@ import { SivtrError } from '../../errors.js';
 import type { Aspect } from '../../memory/render.js';
 import { olderFirst, resolveSide } from '../../memory/side.js';
 import { sideBySideDiff, unifiedDiff } from '../diff-format.js';
-import { requireRefSource } from '../source-name.js'; // refs may name any source, history included
+import { requireRefSource } from '../source-name.js';
 import type { CommandSpec, ParsedArgs } from '../spec.js';
 import { listOptions, useColor } from './common.js';
 

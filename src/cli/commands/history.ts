@@ -1,6 +1,6 @@
 // `sivtr history [list|search Q|show ID]`: what `run` and `pipe` kept.
 import { SivtrError, UsageError } from '../../errors.js';
-import { HISTORY_SOURCE } from '../../store/history-source.js';
+import { HISTORY_SOURCE } from '../../memory/history-source.js';
 import { GLOBAL_FLAGS, type CommandModule, type CommandSpec, type ParsedArgs } from '../spec.js';
 
 export const spec: CommandSpec = {

@@ -7,7 +7,7 @@ import { importFile } from '../../memory/import-file.js';
 import { unitJson } from '../../memory/json.js';
 import { renderParts, unitText, isTerminalUnit } from '../../memory/render.js';
 import { requireSourceName } from '../source-name.js';
-import { getSource } from '../sources.js';
+import { getSource } from '../../memory/sources.js';
 import type { OpenedSession } from '../../memory/types.js';
 import type { CommandSpec, ParsedArgs } from '../spec.js';
 import { listOptions } from './common.js';

@@ -37,7 +37,7 @@ function colourWanted(flag: unknown): boolean {
 
 export async function run(args: ParsedArgs): Promise<number> {
   const [{ isSourceName, sourceNames }, { requireDuration, requireTime }, { currentSessions }, { runSearch }, { formatHits }] = await Promise.all([
-    import('../sources.js'),
+    import('../../memory/sources.js'),
     import('../../store/time.js'),
     import('../../store/search.js'),
     import('../../store/engine.js'),

@@ -1,13 +1,10 @@
 // sivtr sessions [SOURCE] [--global] [--json] [--limit N] — sessions newest first, from one
 // source (terminal or a provider) or from all of them.
 import { homedir } from 'node:os';
-import { findProvider, allProviders } from '../../agents/registry.js';
-import type { Provider } from '../../agents/types.js';
 import { SivtrError, warn } from '../../errors.js';
-import { listWithTurns } from '../../memory/agent-source.js';
-import type { ListOptions, SessionInfo } from '../../memory/types.js';
+import type { ListOptions, SessionInfo, Source } from '../../memory/types.js';
 import { requireSourceName } from '../source-name.js';
-import { getSource } from '../sources.js';
+import { allSources, getSource } from '../../memory/sources.js';
 import type { CommandSpec, ParsedArgs } from '../spec.js';
 import { listOptions, str } from './common.js';
 
@@ -27,16 +24,12 @@ export const spec: CommandSpec = {
   ],
 };
 
-async function terminalSessions(opts: ListOptions, limit: number | undefined): Promise<SessionInfo[]> {
-  return (await getSource('terminal').list(opts)).slice(0, limit ?? Infinity);
-}
-
-async function providerSessions(provider: Provider, opts: ListOptions, limit: number | undefined): Promise<SessionInfo[]> {
+async function sessionsOf(source: Source, opts: ListOptions, limit: number | undefined): Promise<SessionInfo[]> {
   try {
-    return await listWithTurns(provider, { ...opts, limit });
+    return (await source.list({ ...opts, limit })).slice(0, limit ?? Infinity);
   } catch (error) {
     if (error instanceof SivtrError) throw error;
-    warn(`cannot list ${provider.name} sessions: ${error instanceof Error ? error.message : String(error)}`);
+    warn(`cannot list ${source.name} sessions: ${error instanceof Error ? error.message : String(error)}`);
     return [];
   }
 }
@@ -70,17 +63,11 @@ export async function run(args: ParsedArgs): Promise<number> {
   if (source !== undefined) requireSourceName(source);
   let sessions: SessionInfo[];
   if (source === undefined) {
-    const lists = await Promise.all([terminalSessions(opts, limit), ...allProviders().map((p) => providerSessions(p, opts, limit))]);
+    // Captures, each a session of one record, are listed by `sessions history` (or `history`), not among sessions.
+    const lists = await Promise.all(allSources().filter((s) => !s.sessionIsUnit).map((s) => sessionsOf(s, opts, limit)));
     sessions = lists.flat().sort(newestFirst);
-  } else if (source === 'terminal') {
-    sessions = await terminalSessions(opts, limit);
   } else {
-    const provider = findProvider(source);
-    if (provider) sessions = await providerSessions(provider, opts, limit);
-    else {
-      // Other sources (captured history) list themselves; getSource names the known ones if not.
-      sessions = await getSource(source).list(opts);
-    }
+    sessions = await sessionsOf(getSource(source), opts, limit);
   }
   if (limit !== undefined) sessions = sessions.slice(0, limit);
 

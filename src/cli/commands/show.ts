@@ -3,7 +3,7 @@ import { unitJson, partJson } from '../../memory/json.js';
 import { renderPart, renderParts, unitText, isTerminalUnit } from '../../memory/render.js';
 import { partRef } from '../../memory/ref.js';
 import { resolveRef } from '../../memory/resolve.js';
-import { requireRefSource } from '../source-name.js'; // refs may name any source, history included
+import { requireRefSource } from '../source-name.js';
 import type { CommandSpec, ParsedArgs } from '../spec.js';
 import { listOptions } from './common.js';
 import { SivtrError } from '../../errors.js';

@@ -5,9 +5,9 @@
 import { existsSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { SivtrError } from '../errors.js';
-import { makeEntry, type SessionEntry } from '../session/entry.js';
-import { ensurePrivateDir } from '../session/log.js';
-import { historyDbForRead, historyDbPath, type Env } from '../session/paths.js';
+import { makeEntry, type SessionEntry } from './entry.js';
+import { ensurePrivateDir } from './log.js';
+import { historyDbForRead, historyDbPath, type Env } from './paths.js';
 import { isUnwritableError, openDb, type Db } from './sqlite.js';
 
 export type HistoryKind = 'run' | 'pipe';
@@ -158,6 +158,11 @@ export class HistoryStore {
   /** Oldest first, entries with an id above `afterId` (for incremental indexing). */
   *since(afterId: number): Generator<HistoryEntry> {
     for (const row of this.db.prepare(`${this.select} WHERE id > ? ORDER BY id`).iterate(afterId) as Iterable<Row>) yield fromRow(row);
+  }
+
+  /** Every id, oldest first. */
+  ids(): number[] {
+    return (this.db.prepare(`SELECT id FROM (${this.select}) ORDER BY id`).pluck().all() as number[]);
   }
 
   /** Ids and count: enough to tell appended entries from pruned ones. */

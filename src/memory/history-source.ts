@@ -3,8 +3,10 @@
 // command, p3 output) so copy, show, diff and search treat it exactly like a recorded command;
 // `copy history [in|out|cmd] N` counts back through the captures, newest first.
 import { SivtrError } from '../errors.js';
-import type { ListOptions, OpenedSession, SessionInfo, Source, Unit } from '../memory/types.js';
-import { HistoryStore, type HistoryEntry } from './history.js';
+import { pathsFingerprint, pathsUnchanged } from '../session/file-mark.js';
+import { HistoryStore, type HistoryEntry } from '../session/history-db.js';
+import { historyDbForRead } from '../session/paths.js';
+import type { IndexContext, IndexPlan, ListOptions, OpenedSession, SessionChange, SessionInfo, Source, SourceIndex, Unit } from './types.js';
 
 export const HISTORY_SOURCE = 'history';
 
@@ -65,7 +67,53 @@ function withStore<T>(env: NodeJS.ProcessEnv, use: (store: HistoryStore) => T): 
   }
 }
 
+/** The database file and its WAL: any capture or pruning changes one of them. */
+const watched = (path: string): string[] => [path, `${path}-wal`];
+
+/** The newest id the last sync indexed, when it read this same database. */
+function indexedUpTo(previous: string, path: string): number {
+  try {
+    const taken = JSON.parse(previous) as { scope?: string; maxId?: number };
+    return taken.scope === path && typeof taken.maxId === 'number' ? taken.maxId : 0;
+  } catch {
+    return 0;
+  }
+}
+
+/**
+ * Captures are never changed once kept and ids are never reused: every id up to the newest one
+ * the last sync saw is unchanged, every later one is new. A database whose newest id went
+ * backwards was replaced, and is read again whole.
+ */
+const historyIndex: SourceIndex = {
+  unchangedSince: (fingerprint, env) => pathsUnchanged(fingerprint, historyDbForRead(env)),
+  async plan(ctx: IndexContext): Promise<IndexPlan> {
+    const store = HistoryStore.openForRead(ctx.env);
+    if (!store) return { sessions: [] };
+    const maxId = store.span().maxId;
+    let upTo = indexedUpTo(ctx.previous, store.path);
+    if (maxId < upTo) upTo = 0;
+    const fingerprint = JSON.stringify({ ...(JSON.parse(pathsFingerprint(store.path, watched(store.path))) as object), maxId });
+    const update = async (id: number): Promise<SessionChange> => {
+      if (id <= upTo) return { kind: 'unchanged' };
+      const entry = store.get(id);
+      if (!entry) return { kind: 'failed', why: `${historyRef(id)} (gone while indexing)` };
+      const unit = historyUnit(entry);
+      return {
+        kind: 'read',
+        session: { id: String(id), title: unit.title, cwd: entry.cwd, updatedAt: entry.ended_at, location: store.path },
+        units: [unit],
+        // Replace, not append: a sync cut short before its fingerprint was kept reads these again.
+        how: 'replace',
+        grew: false,
+      };
+    };
+    return { fingerprint, sessions: store.ids().map((id) => ({ id: String(id), update: () => update(id) })), close: () => store.close() };
+  },
+};
+
 export const historySource: Source = {
+  index: historyIndex,
   name: HISTORY_SOURCE,
   unitKind: 'record',
   sessionIsUnit: true,
