@@ -1,6 +1,6 @@
 // What `copy` picks: terminal records by recency, or agent messages by mode and recency.
 import { SivtrError } from '../errors.js';
-import { renderParts, unitText, replyParts, type Aspect, type RenderOptions } from './render.js';
+import { renderParts, unitText, unitsText, replyParts, type Aspect, type RenderOptions } from './render.js';
 import { selectRecentRecords, type RecencyOptions } from './recent.js';
 import { selectRecent, type Recency } from './selector.js';
 import type { Part, Unit } from './types.js';
@@ -32,14 +32,14 @@ function metadataOnly(units: Unit[]): boolean {
 
 export function pickTerminal(units: Unit[], aspect: Aspect, recency: Recency, opts: RenderOptions & RecencyOptions): Picked {
   const chosen = selectRecentRecords(units, recency, opts);
-  const text = chosen.map((u) => unitText(u, aspect, opts)).join('\n\n');
+  const text = unitsText(chosen, aspect, opts);
   if (aspect === 'output' && text === '' && metadataOnly(units)) {
     throw new SivtrError(
       `no output recorded for ${describe(chosen)}: without the recorder sivtr keeps commands only`,
       'record outputs with `sivtr shell`, or start it in every new terminal with `sivtr init bash --auto-start` (or zsh, pwsh)',
     );
   }
-  const plain = opts.ansi ? chosen.map((u) => unitText(u, aspect, { ...opts, ansi: false })).join('\n\n') : text;
+  const plain = opts.ansi ? unitsText(chosen, aspect, { ...opts, ansi: false }) : text;
   return { text, plain, what: describe(chosen) };
 }
 

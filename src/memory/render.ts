@@ -55,6 +55,16 @@ function agentText(unit: Unit, aspect: Aspect, opts: RenderOptions): string {
   }
 }
 
+/**
+ * Text of several terminal records at once. Commands (with or without their prompts) paste as a
+ * script: one after another, a multi-line command keeping its own lines. Blocks and outputs stay
+ * apart with a blank line, so each one can still be told from the next.
+ */
+export function unitsText(units: readonly Unit[], aspect: Aspect, opts: RenderOptions = {}): string {
+  const separator = aspect === 'command' || aspect === 'input' ? '\n' : '\n\n';
+  return units.map((u) => unitText(u, aspect, opts)).join(separator);
+}
+
 export function unitText(unit: Unit, aspect: Aspect, opts: RenderOptions = {}): string {
   return isTerminalUnit(unit) ? terminalText(unit, aspect, opts) : agentText(unit, aspect, opts);
 }

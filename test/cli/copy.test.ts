@@ -27,9 +27,11 @@ describe('copy on terminal records', () => {
     expect(copy('cmd', '4').stdout).toBe('ls\n');
   });
 
-  it('prints a range oldest first, joined by one blank line', () => {
-    expect(copy('cmd', '2..4').stdout).toBe('ls\n\nmake\n\ntrue\n');
-    expect(copy('cmd', '4..2').stdout).toBe('ls\n\nmake\n\ntrue\n');
+  it('prints a range oldest first: commands one per line, like a script; blocks and outputs a blank line apart', () => {
+    expect(copy('cmd', '2..4').stdout).toBe('ls\nmake\ntrue\n');
+    expect(copy('cmd', '4..2').stdout).toBe('ls\nmake\ntrue\n');
+    expect(copy('in', '2..4').stdout).toBe('me@box:~$ ls\nme@box:~$ make\nme@box:~$ true\n');
+    expect(copy('out', '3..4').stdout).toBe('a.txt\nb.txt\n\nerror: missing target\nmake: *** [all] Error 2\n');
   });
 
   it('has the aliases c, ci, co and cc', () => {
