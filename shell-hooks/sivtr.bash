@@ -319,6 +319,14 @@ __sivtr_wrap() {
       PS1=$__sivtr_mark_a$ps1$__sivtr_mark_b
       __sivtr_ps1_out=$PS1
     fi
+    # The continuation prompt is marked too, so the recorder can tell it from what was typed.
+    if [[ ${PS2-} != "$__sivtr_ps2_out" ]]; then
+      local ps2=${PS2-}
+      ps2=${ps2//"$__sivtr_mark_a2"/}
+      ps2=${ps2//"$__sivtr_mark_b2"/}
+      PS2=$__sivtr_mark_a2$ps2$__sivtr_mark_b2
+      __sivtr_ps2_out=$PS2
+    fi
   elif (( __sivtr_has_ps0 )); then
     # The prompt shown for the next command, expanded without running anything: a PS1 holding
     # command substitutions is left out rather than executed a second time.
@@ -353,6 +361,8 @@ fi
 if [[ $__sivtr_mode == proxy ]]; then
   __sivtr_mark_a="\[\e]133;A;sivtr=$__sivtr_nonce\a\]"
   __sivtr_mark_b="\[\e]133;B;sivtr=$__sivtr_nonce\a\]"
+  __sivtr_mark_a2="\[\e]133;A;k=s;sivtr=$__sivtr_nonce\a\]"
+  __sivtr_mark_b2="\[\e]133;B;k=s;sivtr=$__sivtr_nonce\a\]"
   __sivtr_c_bytes=$'\e]133;C;sivtr='$__sivtr_nonce$'\a'
 else
   __sivtr_c_bytes=
@@ -364,6 +374,7 @@ if [[ -n ${EPOCHREALTIME-} ]]; then
   __sivtr_ps0_mark+='${__sivtr_noop[__sivtr_t0=${EPOCHREALTIME//[!0-9]/},0]}'
 fi
 __sivtr_ps1_out=$'\001' # never equal to a real prompt: the first prompt wraps
+__sivtr_ps2_out=$'\001'
 __sivtr_ps0_out=$'\001'
 
 # bash < 4.4 (macOS /bin/bash 3.2): a DEBUG trap stands in for PS0, with bash-preexec's guards —

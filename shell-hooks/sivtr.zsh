@@ -45,6 +45,9 @@ if [[ $__sivtr_mode == hooks ]]; then
 else
   typeset -g __sivtr_mark_a=$'%{\e]133;A;sivtr='$__sivtr_nonce$'\a%}'
   typeset -g __sivtr_mark_b=$'%{\e]133;B;sivtr='$__sivtr_nonce$'\a%}'
+  typeset -g __sivtr_mark_a2=$'%{\e]133;A;k=s;sivtr='$__sivtr_nonce$'\a%}'
+  typeset -g __sivtr_mark_b2=$'%{\e]133;B;k=s;sivtr='$__sivtr_nonce$'\a%}'
+  typeset -g __sivtr_ps2_out=$'\001'
 fi
 
 # JSON string escaping (RFC 8259), result in REPLY. Byte-wise under LC_ALL=C; UTF-8 passes through.
@@ -152,6 +155,13 @@ __sivtr_wrap() {
       ps1=${ps1//$__sivtr_mark_b/}
       PS1=$__sivtr_mark_a$ps1$__sivtr_mark_b
       __sivtr_ps1_out=$PS1
+    fi
+    # The continuation prompt is marked too, so the recorder can tell it from what was typed.
+    if [[ $PS2 != $__sivtr_ps2_out ]]; then
+      local ps2=${PS2//$__sivtr_mark_a2/}
+      ps2=${ps2//$__sivtr_mark_b2/}
+      PS2=$__sivtr_mark_a2$ps2$__sivtr_mark_b2
+      __sivtr_ps2_out=$PS2
     fi
   else
     __sivtr_prompt=${(%)PS1} # prompt escapes only: never runs a command substitution

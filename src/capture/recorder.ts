@@ -29,6 +29,8 @@ type OpenCommand = {
   cwd?: string;
   prompt: string;
   echo: string;
+  /** The continuation prompts (PS2) drawn inside the echo, as plain text. */
+  continuation: string[];
   output: TerminalText;
   held: string;
   sawOutput: boolean;
@@ -44,6 +46,8 @@ export class Recorder {
   private promptRaw = '';
   private lastPrompt = '';
   private echoRaw = '';
+  private continuation: string[] = [];
+  private continuationRaw: string | undefined; // inside a PS2: its text so far
   private cwd: string | undefined;
   private command: string | undefined;
   private skip = false;
@@ -81,6 +85,7 @@ export class Recorder {
         return;
       case 'input':
         if (this.echoRaw.length < MAX_ECHO) this.echoRaw += text;
+        if (this.continuationRaw !== undefined && this.continuationRaw.length < MAX_PROMPT) this.continuationRaw += text;
         return;
       case 'output':
         if (this.cur && !this.cur.alt) this.output(this.cur, text);
@@ -117,6 +122,15 @@ export class Recorder {
         if (this.zone === 'prompt') this.lastPrompt = this.promptRaw;
         this.zone = 'input';
         this.echoRaw = '';
+        this.continuation = [];
+        this.continuationRaw = undefined;
+        return;
+      case 'A2':
+        if (this.zone === 'input') this.continuationRaw = '';
+        return;
+      case 'B2':
+        if (this.continuationRaw !== undefined) this.continuation.push(plainText(this.continuationRaw));
+        this.continuationRaw = undefined;
         return;
       case 'C':
         if (this.cur && !this.cur.sawOutput) return; // emitted twice (another integration and ours)
@@ -126,6 +140,7 @@ export class Recorder {
           cwd: this.cwd,
           prompt: this.lastPrompt,
           echo: this.zone === 'input' ? this.echoRaw : '',
+          continuation: this.zone === 'input' ? this.continuation : [],
           output: new TerminalText({
             headChars: this.options.headChars ?? HEAD_CHARS,
             tailChars: this.options.tailChars ?? TAIL_CHARS,
@@ -151,12 +166,12 @@ export class Recorder {
         if (!cur) return; // empty Enter, Ctrl-C at the prompt, a duplicate or foreign D
         this.cur = undefined;
         this.zone = 'none';
-        const command = this.command ? this.command : echoedCommand(cur.echo);
-        const skip = this.skip || (this.histIgnoreSpace && command.startsWith(' '));
+        const typed = typedCommand(cur, this.command);
+        const skip = this.skip || (this.histIgnoreSpace && typed.command.startsWith(' '));
         this.command = undefined;
         this.skip = false;
         if (skip) return; // the shell did not keep this line in its history; neither do we
-        this.emit(cur, command, mark.exitCode);
+        this.emit(cur, typed, mark.exitCode);
         return;
       }
     }
@@ -167,21 +182,22 @@ export class Recorder {
     if (!cur) return;
     this.cur = undefined;
     this.zone = 'none';
-    const command = this.command ? this.command : echoedCommand(cur.echo);
+    const typed = typedCommand(cur, this.command);
     this.command = undefined;
-    if (EXIT_COMMAND.test(command)) return; // `exit`: the shell ends before it can report a D
-    if (this.histIgnoreSpace && command.startsWith(' ')) return;
+    if (EXIT_COMMAND.test(typed.command)) return; // `exit`: the shell ends before it can report a D
+    if (this.histIgnoreSpace && typed.command.startsWith(' ')) return;
     const rendered = renderOutput(cur);
-    if (command.trim() === '' && rendered.plain.trim() === '') return;
-    this.emit(cur, command, undefined, rendered);
+    if (typed.command.trim() === '' && rendered.plain.trim() === '') return;
+    this.emit(cur, typed, undefined, rendered);
   }
 
-  private emit(cur: OpenCommand, command: string, exitCode: number | undefined, rendered = renderOutput(cur)): void {
+  private emit(cur: OpenCommand, typed: Typed, exitCode: number | undefined, rendered = renderOutput(cur)): void {
     const ended = this.now();
     const entry = makeEntry({
       prompt: cur.prompt,
       prompt_ansi: cur.prompt,
-      command: command.replace(/^\s+/, ''),
+      command: typed.command.replace(/^\s+/, ''),
+      command_shown: typed.shown?.replace(/^\s+/, ''),
       output: rendered.plain,
       output_ansi: rendered.ansi,
       cwd: cur.cwd,
@@ -200,12 +216,47 @@ function renderOutput(cur: OpenCommand): { plain: string; ansi: string } {
   return cur.output.snapshot();
 }
 
+function plainText(raw: string): string {
+  const text = new TerminalText();
+  text.write(raw);
+  return text.snapshot().plain;
+}
+
 /** The command line as the terminal echoed it, for lines the shell did not report (not in history). */
 function echoedCommand(echo: string): string {
-  if (echo === '') return '';
-  const text = new TerminalText();
-  text.write(echo);
-  return text.snapshot().plain.replace(/\s+$/, '');
+  return echo === '' ? '' : plainText(echo).replace(/\s+$/, '');
+}
+
+type Typed = { command: string; shown?: string };
+
+/** A line of the echo without the continuation prompt drawn at its start. */
+function withoutContinuation(line: string, prompts: readonly string[]): string {
+  for (const prompt of prompts) {
+    const visible = prompt.trimEnd(); // a trailing space may be lost in rendering
+    if (visible === '' || !line.startsWith(visible)) continue;
+    let rest = line.slice(visible.length);
+    for (let pad = prompt.length - visible.length; pad > 0 && rest.startsWith(' '); pad--) rest = rest.slice(1);
+    return rest;
+  }
+  return line;
+}
+
+/** Tokens of a command line, whatever joins them: `a; b` and `a\nb` say the same. */
+const tokens = (command: string): string => command.replace(/[\s;]+/g, '');
+
+/**
+ * The command of an entry, and how the terminal showed it when continuation prompts were drawn.
+ * The shell's own report wins (zsh and pwsh report multi-line commands exactly), except that bash
+ * reports one as its history keeps it, joined on one line: the lines typed are then the command.
+ */
+function typedCommand(cur: OpenCommand, reported: string | undefined): Typed {
+  if (cur.continuation.length === 0) return { command: reported ? reported : echoedCommand(cur.echo) };
+  const shown = echoedCommand(cur.echo);
+  const [first = '', ...rest] = shown.split('\n');
+  const lines = [first, ...rest.map((l) => withoutContinuation(l, cur.continuation))].join('\n');
+  let command = reported ? reported : lines;
+  if (reported && !reported.includes('\n') && lines.includes('\n') && tokens(reported) === tokens(lines)) command = lines;
+  return shown !== command ? { command, shown } : { command };
 }
 
 /** For tests and tools: a whole recorded byte stream (already decoded) → its entries. */

@@ -7,6 +7,9 @@
 export type Marker =
   | { kind: 'A' }
   | { kind: 'B' }
+  /** Start and end of a continuation prompt (PS2): `133;A;k=s` and `133;B;k=s`, as kitty marks it. */
+  | { kind: 'A2' }
+  | { kind: 'B2' }
   | { kind: 'C' }
   | { kind: 'D'; exitCode?: number }
   | { kind: 'E'; command: string }
@@ -56,6 +59,7 @@ export function parseMarker(payload: string, nonce: string): Marker | undefined 
     const fields = payload.slice(4).split(';');
     if (!fields.includes(`sivtr=${nonce}`)) return undefined;
     const letter = fields[0];
+    if ((letter === 'A' || letter === 'B') && fields.includes('k=s')) return { kind: letter === 'A' ? 'A2' : 'B2' };
     if (letter === 'A' || letter === 'B' || letter === 'C') return { kind: letter };
     if (letter === 'D') {
       const code = fields[1] !== undefined && /^-?\d+$/.test(fields[1]) ? Number(fields[1]) : undefined;

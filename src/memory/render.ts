@@ -21,9 +21,9 @@ function terminalText(unit: Unit, aspect: Aspect, opts: RenderOptions): string {
     case 'output':
       return partText(output, opts.ansi);
     case 'input':
-      return renderInput(promptText, partText(command));
+      return renderInput(promptText, command?.shown ?? partText(command));
     case 'block':
-      return renderBlock(renderInput(promptText, partText(command)), partText(output, opts.ansi));
+      return renderBlock(renderInput(promptText, command?.shown ?? partText(command)), partText(output, opts.ansi));
   }
 }
 

@@ -22,7 +22,7 @@ function firstLine(text: string): string {
 function partsOf(entry: SessionEntry): Part[] {
   return [
     { n: 1, kind: 'prompt', text: entry.prompt, ansi: entry.prompt_ansi },
-    { n: 2, kind: 'command', text: entry.command },
+    entry.command_shown !== undefined ? { n: 2, kind: 'command', text: entry.command, shown: entry.command_shown } : { n: 2, kind: 'command', text: entry.command },
     { n: 3, kind: 'output', text: entry.output, ansi: entry.output_ansi },
   ];
 }

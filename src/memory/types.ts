@@ -10,6 +10,8 @@ export type Part = {
   text: string;
   ansi?: string;
   label?: string;
+  /** A terminal command as the terminal showed it (continuation prompts included), when that differs from `text`. */
+  shown?: string;
   callId?: string;
   timestamp?: string;
   isError?: boolean;

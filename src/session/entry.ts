@@ -9,6 +9,8 @@ export type SessionEntry = {
   output: string;
   prompt_ansi?: string;
   output_ansi?: string;
+  /** The command as the terminal showed it, continuation prompts (PS2) included; only when that differs. */
+  command_shown?: string;
   cwd?: string;
   ended_at?: string;
   duration_ms?: number;
@@ -21,6 +23,7 @@ export type EntryFields = {
   output?: string;
   prompt_ansi?: string;
   output_ansi?: string;
+  command_shown?: string;
   cwd?: string;
   ended_at?: string | Date;
   duration_ms?: number;
@@ -75,6 +78,8 @@ export function makeEntry(fields: EntryFields): SessionEntry {
   };
   if (prompt.ansi !== undefined) entry.prompt_ansi = prompt.ansi + promptNewline;
   if (output.ansi !== undefined) entry.output_ansi = output.ansi;
+  const shown = fields.command_shown !== undefined ? trimTrailingNewlines(crlf(fields.command_shown)) : '';
+  if (shown !== '' && shown !== entry.command) entry.command_shown = shown;
   if (fields.cwd) entry.cwd = fields.cwd;
   const endedAt = isoWithOffset(fields.ended_at);
   if (endedAt !== undefined) entry.ended_at = endedAt;
@@ -103,6 +108,7 @@ export function normaliseRaw(v: RawEntry): SessionEntry {
     output: v.output,
     prompt_ansi: optionalString(v.prompt_ansi),
     output_ansi: optionalString(v.output_ansi),
+    command_shown: optionalString(v.command_shown),
     cwd: optionalString(v.cwd),
     ended_at: optionalString(v.ended_at),
     duration_ms: typeof v.duration_ms === 'number' ? v.duration_ms : undefined,

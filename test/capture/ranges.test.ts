@@ -21,22 +21,29 @@ async function typeLines(s: ShellSession, lines: string[]): Promise<void> {
   await s.run(lines.at(-1)!);
 }
 
-describe.skipIf(!have('zsh'))('ranges of zsh commands under the recorder', () => {
-  it('paste as a script: one command per line, the loop on its lines; `copy in` shows each prompt', async () => {
-    const tmp = tempDir('sivtr-ranges-zsh-');
-    try {
-      const s = recorded('zsh', tmp.path, "PS1='z%% '\nPS2='more> '\nHISTFILE=/dev/null\n");
-      await s.ready();
-      await s.run('echo a');
-      await typeLines(s, ['for i in 1 2; do', 'echo "n=$i"', 'done']);
-      await s.run('echo b');
-      await s.exit();
-      const env = cleanEnv(tmp.path, { SIVTR_DATA_DIR: join(tmp.path, 'data') });
-      expect(runCli(['copy', 'cmd', '3..1', '--print'], { env }).stdout).toBe('echo a\nfor i in 1 2; do\necho "n=$i"\ndone\necho b\n');
-      expect(runCli(['copy', 'in', '1..2', '--print'], { env }).stdout).toMatch(/^z% for i in 1 2; do\n(more> )?echo "n=\$i"\n(more> )?done\nz% echo b\n$/);
-      expect(runCli(['copy', '1..2', '--print'], { env }).stdout).toMatch(/\nn=2\n\nz% echo b\nb\n$/);
-    } finally {
-      tmp.cleanup();
-    }
-  }, 30_000);
-});
+for (const kind of ['bash', 'zsh'] as const) {
+  describe.skipIf(!have(kind))(`ranges of ${kind} commands under the recorder`, () => {
+    it('paste as a script, a loop on its own lines; `copy in` shows each prompt and the continuation prompts', async () => {
+      const tmp = tempDir(`sivtr-ranges-${kind}-`);
+      try {
+        const ps1 = kind === 'zsh' ? 'z%% ' : 'b\\$ ';
+        const s = recorded(kind, tmp.path, `PS1='${ps1}'\nPS2='more> '\nHISTFILE=/dev/null\n`);
+        const p = kind === 'zsh' ? 'z% ' : `b${process.getuid?.() === 0 ? '#' : '$'} `;
+        await s.ready();
+        await s.run('echo a');
+        await typeLines(s, ['for i in 1 2; do', 'echo "n=$i"', 'done']);
+        await s.run('echo b');
+        await s.exit();
+        const env = cleanEnv(tmp.path, { SIVTR_DATA_DIR: join(tmp.path, 'data') });
+        const copy = (...args: string[]): string => runCli(['copy', ...args, '--print'], { env }).stdout;
+        expect(copy('cmd', '2')).toBe('for i in 1 2; do\necho "n=$i"\ndone\n');
+        expect(copy('cmd', '3..1')).toBe('echo a\nfor i in 1 2; do\necho "n=$i"\ndone\necho b\n');
+        expect(copy('in', '1..2')).toBe(`${p}for i in 1 2; do\nmore> echo "n=$i"\nmore> done\n${p}echo b\n`);
+        expect(copy('2')).toBe(`${p}for i in 1 2; do\nmore> echo "n=$i"\nmore> done\nn=1\nn=2\n`);
+        expect(copy('in', '3')).toBe(`${p}echo a\n`);
+      } finally {
+        tmp.cleanup();
+      }
+    }, 30_000);
+  });
+}
