@@ -170,15 +170,28 @@ export async function runShellProxy(options: ProxyOptions): Promise<number> {
     }
   };
   process.on('SIGWINCH', onResize);
-  const forward = (signal: string) => (): void => {
+  // SIGHUP (the terminal went away) and SIGTERM (asked to stop) end the session the same way: the
+  // shell gets a hang-up, which interactive shells obey (they ignore SIGTERM) and pass on to their
+  // jobs; the recorder then writes what it has. A shell that ignores the hang-up too is killed.
+  let stoppedBy: number | undefined;
+  let killTimer: NodeJS.Timeout | undefined;
+  const stop = (received: number) => (): void => {
+    stoppedBy ??= received;
     try {
-      child.kill(signal);
+      child.kill('SIGHUP');
     } catch {
       // gone already
     }
+    killTimer ??= setTimeout(() => {
+      try {
+        child.kill('SIGKILL');
+      } catch {
+        // gone already
+      }
+    }, 5000);
   };
-  const onHup = forward('SIGHUP');
-  const onTerm = forward('SIGTERM');
+  const onHup = stop(1);
+  const onTerm = stop(15);
   process.on('SIGHUP', onHup);
   process.on('SIGTERM', onTerm);
 
@@ -195,6 +208,7 @@ export async function runShellProxy(options: ProxyOptions): Promise<number> {
 
   return await new Promise<number>((resolve) => {
     child.onExit(async ({ exitCode, signal }) => {
+      if (killTimer) clearTimeout(killTimer);
       const stats = sink ? await sink.finish() : undefined;
       stdin.off('data', onInput);
       stdin.pause();
@@ -203,7 +217,7 @@ export async function runShellProxy(options: ProxyOptions): Promise<number> {
       process.off('SIGTERM', onTerm);
       restore();
       if (baseEnv.SIVTR_DEBUG && stats) process.stderr.write(`sivtr: ${JSON.stringify(stats)}\n`);
-      resolve(signal ? 128 + signal : exitCode);
+      resolve(stoppedBy ? 128 + stoppedBy : signal ? 128 + signal : exitCode);
     });
   });
 }

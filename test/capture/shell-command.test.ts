@@ -1,6 +1,7 @@
 // `sivtr shell` end to end: the real CLI on a PTY, the user's rc files in a temp HOME, the log it
 // writes read back by `sivtr copy`, exit codes, nesting, hang-up and fail-open.
 import { readdirSync, writeFileSync, mkdirSync, readFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadLog } from '../../src/session/log.js';
@@ -9,6 +10,19 @@ import { have, HOOKS, ShellSession, type Kind } from './harness.js';
 
 function sivtrShell(kind: Kind, home: string, env: Record<string, string> = {}): ShellSession {
   return new ShellSession({ kind, home, mode: 'proxy', command: { file: process.execPath, args: [BIN, 'shell', kind] }, env });
+}
+
+// Sessions a failed assertion left running (the old recorder ignored SIGTERM and kept its shell).
+const cleanups: (() => unknown)[] = [];
+async function runCleanups(): Promise<void> {
+  for (const fn of cleanups.splice(0)) await fn();
+}
+function killQuietly(pid: number): void {
+  try {
+    process.kill(pid, 'SIGKILL');
+  } catch {
+    // already gone
+  }
 }
 
 function logs(home: string): string[] {
@@ -100,6 +114,68 @@ describe.skipIf(!have('bash'))('sivtr shell bash', () => {
       expect(entries[1]!.output).toBe('partial-output');
       expect(entries[1]!.exit_code).toBeUndefined();
     } finally {
+      tmp.cleanup();
+    }
+  });
+
+  it('SIGTERM ends it as a hang-up does: what was recorded is kept, the terminal restored, exit 143', async () => {
+    const tmp = tempDir('sivtr-shell-term-');
+    try {
+      writeFileSync(join(tmp.path, '.bashrc'), `PS1='\\u$ '\nHISTFILE=/dev/null\n`);
+      // A plain sh owns the terminal and starts the recorder, as a login shell would; once the
+      // recorder ends it prints the exit code and the terminal's modes.
+      const script = `'${process.execPath}' '${BIN}' shell bash; echo "recorder-exit=$?"; stty -a; exec sleep 30`;
+      const s = new ShellSession({ kind: 'bash', home: tmp.path, mode: 'proxy', command: { file: 'sh', args: ['-c', script] } });
+      cleanups.push(() => s.kill());
+      await s.ready();
+      await s.run('echo "recorder=$PPID"');
+      const recorder = Number(/recorder=(\d+)/.exec(s.text)![1]);
+      cleanups.push(() => killQuietly(recorder));
+      const at = s.text.length;
+      s.write(`sh -c 'echo partial-output; exec sleep 30'\r`);
+      await s.waitFor((t) => t.slice(at).includes('partial-output\r'), 'the partial output');
+      process.kill(recorder, 'SIGTERM');
+      await s.waitFor((t) => /recorder-exit=\d+[\s\S]*\brows\b[\s\S]*\bicanon\b/.test(t.slice(at)), 'the recorder to end');
+      const after = s.text.slice(s.text.indexOf('recorder-exit='));
+      expect(after).toMatch(/^recorder-exit=143\r?\n/);
+      expect(after).toMatch(/(^|\s)icanon(\s|$)/m); // raw mode undone
+      expect(after).toMatch(/(^|\s)echo(\s|$)/m);
+      const entries = loadLog(logs(tmp.path)[0]!).entries;
+      expect(entries.map((e) => e.command)).toEqual(['echo "recorder=$PPID"', `sh -c 'echo partial-output; exec sleep 30'`]);
+      expect(entries[1]!.output).toBe('partial-output');
+    } finally {
+      await runCleanups();
+      tmp.cleanup();
+    }
+  });
+
+  it('without a terminal says so in one line and exits 2 at once: no hang, no markers on stdout', () => {
+    const tmp = tempDir('sivtr-shell-pipe-');
+    try {
+      const env = cleanEnv(tmp.path, { SIVTR_DATA_DIR: join(tmp.path, 'data') });
+      // spawnSync's timeout is only a deadlock guard: the old recorder waited here forever.
+      const piped = spawnSync(process.execPath, [BIN, 'shell', 'bash'], { env, cwd: tmp.path, input: 'echo hi\n', encoding: 'utf8', timeout: 20_000, killSignal: 'SIGKILL' });
+      expect(piped.status).toBe(2);
+      expect(piped.stdout).toBe('');
+      expect(piped.stderr).toBe('sivtr: sivtr shell needs a terminal, and its stdin is not one — run it in a terminal; to keep the output of one command, use `sivtr run CMD`\n');
+    } finally {
+      tmp.cleanup();
+    }
+  });
+
+  it('with stdout redirected to a file says so on the terminal and writes no marker into the file', async () => {
+    const tmp = tempDir('sivtr-shell-redirect-');
+    try {
+      const out = join(tmp.path, 'out.txt');
+      const script = `'${process.execPath}' '${BIN}' shell bash > '${out}'; echo "recorder-exit=$?"`;
+      const s = new ShellSession({ kind: 'bash', home: tmp.path, mode: 'hooks', promptNeedle: 'recorder-exit=', command: { file: 'sh', args: ['-c', script] } });
+      cleanups.push(() => s.kill());
+      await s.ready();
+      expect(s.text).toContain('its stdout is not one');
+      expect(s.text).toContain('recorder-exit=2');
+      expect(readFileSync(out, 'utf8')).toBe('');
+    } finally {
+      await runCleanups();
       tmp.cleanup();
     }
   });

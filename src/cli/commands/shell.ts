@@ -24,6 +24,16 @@ export async function run(args: ParsedArgs): Promise<number> {
     if (fromRc) return PROXY_UNAVAILABLE;
     throw new SivtrError('this terminal is already recorded by `sivtr shell`', 'exit this shell first, or run the shell directly');
   }
+  // The recorder is a terminal proxy: with a pipe on either side the shell would wait for input
+  // that never ends and our prompt markers would land in the pipe.
+  const notTerminal = !process.stdin.isTTY ? 'stdin' : !process.stdout.isTTY ? 'stdout' : undefined;
+  if (notTerminal) {
+    throw new SivtrError(
+      `sivtr shell needs a terminal, and its ${notTerminal} is not one`,
+      'run it in a terminal; to keep the output of one command, use `sivtr run CMD`',
+      2,
+    );
+  }
   const shell = args._[0] ?? process.env.SHELL ?? 'bash';
   return runShellProxy({
     shell,
