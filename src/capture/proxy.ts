@@ -9,6 +9,8 @@ import { dataDir, terminalLogPath, terminalsDir } from '../session/paths.js';
 import { inlineSink, workerSink, type RecorderSink } from './sink.js';
 import { MarkerTokenizer } from './tokenizer.js';
 import { shellKind, shellLaunch } from './hooks.js';
+import { RAN_LINE } from './install.js';
+import { findExecutable } from './which.js';
 
 /** `sivtr shell` could not start the recorder; an rc auto-start then carries on as a plain shell. */
 export const PROXY_UNAVAILABLE = 222;
@@ -20,6 +22,12 @@ export type ProxyOptions = {
   fromRc?: boolean;
   /** Record nothing, only pass bytes through (kill switch). */
   passthrough?: boolean;
+  /**
+   * The rc's auto-start block reads our stderr from a file: once the shell ran to its end, say so
+   * there (`sivtr-ran CODE`, the only line that lets the rc exit), and tell the user things on the
+   * terminal instead.
+   */
+  reportRan?: boolean;
 };
 
 export function newTerminalId(): string {
@@ -55,10 +63,16 @@ function signalNumber(signal: string | null | undefined): number | undefined {
 
 export async function runShellProxy(options: ProxyOptions): Promise<number> {
   const { shell } = options;
+  // Under an rc block stderr goes to a file the block reads; what the user must see goes to the terminal.
+  const tell = (line: string): void => void (options.reportRan ? process.stdout : process.stderr).write(`sivtr: ${line}\n`);
+  const unavailable = (why: string): number => {
+    process.stderr.write(`sivtr: ${why}\n`);
+    return PROXY_UNAVAILABLE;
+  };
   const pty = await loadPty();
   const baseEnv: NodeJS.ProcessEnv = { ...options.env };
   if (!pty) {
-    if (options.fromRc) return PROXY_UNAVAILABLE;
+    if (options.fromRc) return unavailable('node-pty could not be loaded');
     process.stderr.write('sivtr: node-pty could not be loaded, starting the shell without the recorder (hooks record metadata only)\n');
     return plainShell(shell, baseEnv);
   }
@@ -66,7 +80,7 @@ export async function runShellProxy(options: ProxyOptions): Promise<number> {
   const kind = shellKind(shell);
   const record = !options.passthrough && kind !== undefined;
   if (!options.passthrough && kind === undefined) {
-    process.stderr.write(`sivtr: ${shell} has no sivtr hooks (bash, zsh, pwsh): running it without recording\n`);
+    tell(`${shell} has no sivtr hooks (bash, zsh, pwsh): running it without recording`);
   }
   const nonce = randomBytes(16).toString('hex');
   const terminalId = newTerminalId();
@@ -87,7 +101,7 @@ export async function runShellProxy(options: ProxyOptions): Promise<number> {
       Object.assign(childEnv, launch.env);
       logPath = terminalLogPath(terminalId, baseEnv);
     } catch (error) {
-      process.stderr.write(`sivtr: cannot prepare the recording (${(error as Error).message}); running without it\n`);
+      tell(`cannot prepare the recording (${(error as Error).message}); running without it`);
       delete childEnv.SIVTR_NONCE;
     }
   }
@@ -97,9 +111,17 @@ export async function runShellProxy(options: ProxyOptions): Promise<number> {
   // A closed terminal makes writes fail (EIO); the shell still gets its HUP and the open entry is
   // still written, so write errors here are not fatal.
   stdout.on('error', () => undefined);
+  // Resolved here, not by node-pty: a shell that is not there must be a clear failure (an rc block
+  // then carries on), not a child that exits 1 after a failed exec, which looks like a session.
+  const file = findExecutable(shell, baseEnv);
+  if (!file) {
+    if (options.fromRc) return unavailable(`cannot find ${shell} on PATH`);
+    process.stderr.write(`sivtr: cannot find ${shell}: check the name, or give its path\n`);
+    return 127;
+  }
   let child: import('node-pty').IPty;
   try {
-    child = pty.spawn(shell, args, {
+    child = pty.spawn(file, args, {
       name: baseEnv.TERM || 'xterm-256color',
       cols: stdout.columns || 80,
       rows: stdout.rows || 24,
@@ -108,7 +130,7 @@ export async function runShellProxy(options: ProxyOptions): Promise<number> {
       encoding: null,
     } as import('node-pty').IPtyForkOptions);
   } catch (error) {
-    if (options.fromRc) return PROXY_UNAVAILABLE;
+    if (options.fromRc) return unavailable(`cannot start ${shell} on a PTY (${(error as Error).message})`);
     process.stderr.write(`sivtr: cannot start ${shell} on a PTY (${(error as Error).message}); starting it without the recorder\n`);
     return plainShell(shell, baseEnv);
   }
@@ -217,6 +239,8 @@ export async function runShellProxy(options: ProxyOptions): Promise<number> {
       process.off('SIGTERM', onTerm);
       restore();
       if (baseEnv.SIVTR_DEBUG && stats) process.stderr.write(`sivtr: ${JSON.stringify(stats)}\n`);
+      // Stopped by a signal, the user's shell did not end on its own: an rc block carries on.
+      if (options.reportRan && stoppedBy === undefined) process.stderr.write(`${RAN_LINE} ${signal ? 128 + signal : exitCode}\n`);
       resolve(stoppedBy ? 128 + stoppedBy : signal ? 128 + signal : exitCode);
     });
   });

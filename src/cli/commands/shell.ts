@@ -9,6 +9,7 @@ export const spec: CommandSpec = {
   positionals: [{ name: 'shell', describe: 'bash, zsh, pwsh or a path to one' }],
   flags: {
     'from-rc': { type: 'boolean', describe: `started by an rc file: exit 222 instead of running a plain shell when the recorder cannot start` },
+    'rc-status': { type: 'boolean', describe: 'for the auto-start block, whose file gets our stderr: print `sivtr-ran CODE` there once the shell ran to its end' },
     passthrough: { type: 'boolean', describe: 'record nothing, only pass the terminal through' },
   },
   examples: [
@@ -39,6 +40,7 @@ export async function run(args: ParsedArgs): Promise<number> {
     shell,
     env: process.env,
     fromRc,
+    reportRan: args['rc-status'] === true,
     passthrough: args.passthrough === true || Boolean(process.env.SIVTR_DISABLE),
   });
 }
