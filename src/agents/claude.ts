@@ -321,7 +321,7 @@ function* subagentSummaries(projects: string, opts: DiscoverOptions): Generator<
     for (const session of readDirQuiet(join(projects, project.name), 'Claude Code sessions', quiet)) {
       if (!session.isDirectory()) continue;
       const dir = join(projects, project.name, session.name, 'subagents');
-      for (const file of readDirQuiet(dir, 'Claude Code subagents', warn)) {
+      for (const file of readDirQuiet(dir, 'Claude Code subagents', opts.warn ?? warn)) {
         if (!file.isFile() || !file.name.startsWith('agent-') || !file.name.endsWith('.jsonl')) continue;
         const path = join(dir, file.name);
         const st = statOrUndefined(path);
@@ -342,7 +342,7 @@ async function* discover(opts: DiscoverOptions): AsyncIterable<SessionSummary> {
   const projects = join(claudeRoot(opts.env), 'projects');
   // Flat agent-*.jsonl beside the sessions (2.0.28–2.1.1) carry no link to their session.
   const accept = (name: string): boolean => name.endsWith('.jsonl') && !name.startsWith('agent-');
-  yield* summariesInFolders(projects, 'Claude Code sessions', accept, summarize, opts, warn);
+  yield* summariesInFolders(projects, 'Claude Code sessions', accept, summarize, opts, opts.warn ?? warn);
   yield* subagentSummaries(projects, opts);
 }
 

@@ -335,7 +335,7 @@ function readRollout(reader: CodexReader, path: string, stats: JsonlStats, stop?
 
 /** A rollout by thread id, found by file name in the rollout roots. */
 function findRollout(env: NodeJS.ProcessEnv, threadId: string): string | undefined {
-  for (const root of rolloutRoots(env)) for (const path of rolloutFiles(root)) if (basename(path).includes(threadId)) return path;
+  for (const root of rolloutRoots(env)) for (const path of rolloutFiles(root, warn)) if (basename(path).includes(threadId)) return path;
   return undefined;
 }
 
@@ -469,11 +469,11 @@ function summarize(path: string, size: number, mtimeMs: number): SessionSummary 
   return summarizeHead(path, readRange(path, 0, HEAD_BYTES), whole, mtimeMs, tailUpdatedAt);
 }
 
-function* rolloutFiles(dir: string, depth = 0): Generator<string> {
-  for (const entry of readDirQuiet(dir, 'Codex sessions', warn)) {
+function* rolloutFiles(dir: string, say: (m: string) => void, depth = 0): Generator<string> {
+  for (const entry of readDirQuiet(dir, 'Codex sessions', say)) {
     const path = join(dir, entry.name);
     if (entry.isDirectory()) {
-      if (depth < 4) yield* rolloutFiles(path, depth + 1);
+      if (depth < 4) yield* rolloutFiles(path, say, depth + 1);
     } else if (entry.name.startsWith('rollout-') && (entry.name.endsWith('.jsonl') || entry.name.endsWith('.jsonl.zst'))) yield path;
   }
 }
@@ -482,7 +482,7 @@ async function* discover(opts: DiscoverOptions): AsyncIterable<SessionSummary> {
   const unreadable = new UnreadableFiles();
   let titles: Map<string, string> | undefined;
   for (const root of rolloutRoots(opts.env)) {
-    for (const path of rolloutFiles(root)) {
+    for (const path of rolloutFiles(root, opts.warn ?? warn)) {
       const st = statOrUndefined(path);
       if (!st || !st.isFile()) continue;
       let summary: SessionSummary | undefined;
@@ -504,7 +504,7 @@ async function* discover(opts: DiscoverOptions): AsyncIterable<SessionSummary> {
       yield named ? { ...summary, title: named } : summary;
     }
   }
-  unreadable.report('Codex rollouts', warn);
+  unreadable.report('Codex rollouts', opts.warn ?? warn);
 }
 
 export const codex: Provider = {

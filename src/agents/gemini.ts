@@ -243,9 +243,9 @@ function headerOf(path: string, size: number): Rec | undefined {
 }
 
 /** Chat files of one project's `chats/` directory, with the session each belongs to. */
-function chatFiles(chatsDir: string): ChatFile[] {
+function chatFiles(chatsDir: string, say: (m: string) => void = warn): ChatFile[] {
   const files: ChatFile[] = [];
-  for (const entry of readDirQuiet(chatsDir, 'Gemini CLI chats', warn)) {
+  for (const entry of readDirQuiet(chatsDir, 'Gemini CLI chats', say)) {
     if (!entry.isFile() || !entry.name.startsWith('session-')) continue;
     const legacy = entry.name.endsWith('.json');
     if (!legacy && !entry.name.endsWith('.jsonl')) continue;
@@ -349,12 +349,12 @@ function summarizeFiles(paths: string[], sessionId: string, cwd: string | undefi
 async function* discover(opts: DiscoverOptions): AsyncIterable<SessionSummary> {
   const gemini = geminiDir(opts.env);
   const tmp = join(gemini, 'tmp');
-  const projects = readDirQuiet(tmp, 'Gemini CLI chats', warn).filter((d) => d.isDirectory());
+  const projects = readDirQuiet(tmp, 'Gemini CLI chats', opts.warn ?? warn).filter((d) => d.isDirectory());
   if (projects.length === 0) return;
   const registry = projectRoots(gemini);
   for (const project of projects) {
     const projectDir = join(tmp, project.name);
-    const files = chatFiles(join(projectDir, 'chats'));
+    const files = chatFiles(join(projectDir, 'chats'), opts.warn ?? warn);
     const cwd = projectRootOf(projectDir, registry);
     for (const sessionId of new Set(files.map((f) => f.sessionId))) {
       const paths = sessionFiles(files, sessionId);

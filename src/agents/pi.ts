@@ -208,7 +208,8 @@ export function piSessionDirOverride(env: NodeJS.ProcessEnv): string | undefined
 /** Session files lying directly in `dir` (an overridden session directory). */
 function* summariesIn(dir: string, opts: DiscoverOptions, skip: Set<string>): Generator<SessionSummary> {
   const unreadable = new UnreadableFiles();
-  for (const file of readDirQuiet(dir, 'Pi sessions', warn)) {
+  const say = opts.warn ?? warn;
+  for (const file of readDirQuiet(dir, 'Pi sessions', say)) {
     if (!file.isFile() || !file.name.endsWith('.jsonl')) continue;
     const path = join(dir, file.name);
     const st = statOrUndefined(path);
@@ -221,13 +222,13 @@ function* summariesIn(dir: string, opts: DiscoverOptions, skip: Set<string>): Ge
       unreadable.add(path, error);
     }
   }
-  unreadable.report('Pi sessions', warn);
+  unreadable.report('Pi sessions', say);
 }
 
 async function* discover(opts: DiscoverOptions): AsyncIterable<SessionSummary> {
   // Sessions written before an override was set stay in the default tree: both are read.
   const seen = new Set<string>();
-  for (const s of summariesInFolders(join(piAgentDir(opts.env), 'sessions'), 'Pi sessions', (name) => name.endsWith('.jsonl'), summarize, opts, warn)) {
+  for (const s of summariesInFolders(join(piAgentDir(opts.env), 'sessions'), 'Pi sessions', (name) => name.endsWith('.jsonl'), summarize, opts, opts.warn ?? warn)) {
     seen.add(s.location);
     yield s;
   }
