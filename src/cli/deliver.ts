@@ -1,14 +1,15 @@
 // Print and/or copy a selected text, then confirm on stderr what really received it.
 import { copyToClipboard } from '../clipboard/index.js';
 import { TMUX_CLIPBOARD_FIX } from '../clipboard/tmux.js';
-import { SivtrError, warn } from '../errors.js';
+import { SivtrError } from '../errors.js';
+import { confirm, out, warn } from './output.js';
 import { count } from '../plural.js';
 
 export type Delivery = { print?: boolean; what: string; env?: NodeJS.ProcessEnv };
 
 export async function deliver(text: string, opts: Delivery): Promise<void> {
   const env = opts.env ?? process.env;
-  if (opts.print) process.stdout.write(text.endsWith('\n') || text === '' ? text : text + '\n');
+  if (opts.print) out(text);
   const result = await copyToClipboard(text, env);
   if (result.via === 'failed') {
     if (opts.print) {
@@ -21,9 +22,9 @@ export async function deliver(text: string, opts: Delivery): Promise<void> {
   const lines = text === '' ? 0 : text.split('\n').length;
   const copied = `copied ${count(lines, 'line')} from ${opts.what}`;
   if (result.via === 'tmux' && !result.terminal) {
-    process.stderr.write(`${copied} to the tmux paste buffer only: tmux set-clipboard is off — ${TMUX_CLIPBOARD_FIX}\n`);
+    confirm(`${copied} to the tmux paste buffer only: tmux set-clipboard is off — ${TMUX_CLIPBOARD_FIX}`);
     return;
   }
   const how = result.via === 'osc52' ? ' (via terminal OSC 52)' : result.via === 'tmux' ? ' (via tmux: its paste buffer and the terminal clipboard)' : '';
-  process.stderr.write(`${copied}${how}\n`);
+  confirm(`${copied}${how}`);
 }

@@ -1,7 +1,7 @@
 // What `sivtr history` lists, as text or JSON (search and show are `search history` and
 // `show history/N`).
-import { HistoryStore, type HistoryEntry } from '../store/history.js';
-import { historyRef, historyTitle } from '../store/history-source.js';
+import { HistoryStore, type HistoryEntry } from '../session/history-db.js';
+import { historyRef, historyTitle } from '../memory/history-source.js';
 import { duration, localTime } from './output.js';
 
 function openStore(): HistoryStore | undefined {

@@ -1,7 +1,7 @@
 // Entry point: pick the command, parse its flags on the fast path (help and version included;
 // yargs only names what is wrong with a malformed invocation), run it, and turn any error into
 // one line and an exit code.
-import { SivtrError } from '../errors.js';
+import { SivtrError, warn } from '../errors.js';
 import { guardClosedPipes } from './closed-pipe.js';
 import { commands } from './commands/index.js';
 import { commandHelp, mainHelp } from './help.js';
@@ -68,12 +68,12 @@ export async function main(argv: string[]): Promise<number> {
     return (await chosen.module.run(chosen.args)) ?? 0;
   } catch (error) {
     if (error instanceof SivtrError) {
-      process.stderr.write(`sivtr: ${error.message}\n`);
+      warn(error.message);
       if (process.env.SIVTR_DEBUG) process.stderr.write(`${error.stack}\n`);
       return error.exitCode;
     }
     const message = error instanceof Error ? error.message : String(error);
-    process.stderr.write(`sivtr: unexpected error: ${message} — rerun with SIVTR_DEBUG=1 and report it\n`);
+    warn(`unexpected error: ${message} — rerun with SIVTR_DEBUG=1 and report it`);
     if (process.env.SIVTR_DEBUG && error instanceof Error) process.stderr.write(`${error.stack}\n`);
     return 1;
   }

@@ -36,6 +36,7 @@ describe('usage errors exit 2 with a did-you-mean hint', () => {
     [['search', 'x', '--format', 'jsno'], '--format jsno is not one of full, refs, json or timeline — did you mean json?'],
     [['sessions', '--limit', 'many'], '--limit needs a number — e.g. --limit 10'],
     [['show', 'a', 'b'], 'unexpected argument "b" — usage: sivtr show <ref> (see `sivtr show --help`)'],
+    [['history', 'serch', 'x'], 'unknown history action "serch" — did you mean search?'],
     [['run', '-x'], 'unknown option -x for `sivtr run` — to run a command that starts with "-", put `--` before it: `sivtr run -- -x`'],
   ];
   it.each(cases)('%j', (args, message) => {

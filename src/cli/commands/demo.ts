@@ -6,6 +6,7 @@ import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, wr
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { styles, useColor } from '../output.js';
 import type { CommandSpec, ParsedArgs } from '../spec.js';
 
 export const spec: CommandSpec = {
@@ -24,7 +25,7 @@ export function packageRoot(): string {
 
 function step(root: string, env: NodeJS.ProcessEnv, args: string[], why: string): number {
   const line = `$ sivtr ${args.join(' ')}`;
-  const shown = process.stdout.isTTY && !process.env.NO_COLOR ? `\x1b[1m${line}\x1b[0m` : line;
+  const shown = styles(useColor(undefined)).bold(line);
   process.stdout.write(`\n${shown}   # ${why}\n`);
   const result = spawnSync(process.execPath, [join(root, 'bin', 'sivtr.js'), ...args], { env, stdio: 'inherit' });
   return result.status ?? 1;

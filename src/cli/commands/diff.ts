@@ -6,7 +6,8 @@ import { olderFirst, resolveSide } from '../../memory/side.js';
 import { sideBySideDiff, unifiedDiff } from '../diff-format.js';
 import { requireRefSource } from '../source-name.js';
 import type { CommandSpec, ParsedArgs } from '../spec.js';
-import { listOptions, useColor } from './common.js';
+import { useColor } from '../output.js';
+import { listOptions } from './common.js';
 
 export const spec: CommandSpec = {
   name: 'diff',

@@ -1,6 +1,7 @@
 // `sivtr doctor`: one line per thing sivtr depends on — what is set up, and the fix when it is not.
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
+import { styles, useColor } from '../output.js';
 import type { CommandSpec, ParsedArgs } from '../spec.js';
 
 export const spec: CommandSpec = {
@@ -11,7 +12,7 @@ export const spec: CommandSpec = {
 
 type Line = { ok: boolean; what: string; fix?: string };
 
-export async function run(_args: ParsedArgs): Promise<number> {
+export async function run(args: ParsedArgs): Promise<number> {
   const env = process.env;
   const lines: Line[] = [];
   const { initStatus } = await import('../../capture/install.js');
@@ -78,9 +79,9 @@ export async function run(_args: ParsedArgs): Promise<number> {
     lines.push(existsSync(where) ? { ok: true, what: `${provider.name}: sessions at ${where}` } : { ok: true, what: `${provider.name}: nothing at ${where}` });
   }
 
-  const colour = process.stdout.isTTY && !env.NO_COLOR;
+  const { green, yellow } = styles(useColor(args));
   for (const line of lines) {
-    const mark = line.ok ? (colour ? '\x1b[32mok\x1b[0m  ' : 'ok  ') : colour ? '\x1b[33m!!\x1b[0m  ' : '!!  ';
+    const mark = line.ok ? `${green('ok')}  ` : `${yellow('!!')}  `;
     process.stdout.write(`${mark}${line.what}${line.fix ? ` — ${line.fix}` : ''}\n`);
   }
   return dataOk ? 0 : 1;

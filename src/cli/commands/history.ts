@@ -1,6 +1,8 @@
 // `sivtr history [list|search Q|show ID]`: what `run` and `pipe` kept.
-import { SivtrError, UsageError } from '../../errors.js';
+import { UsageError } from '../../errors.js';
 import { HISTORY_SOURCE } from '../../memory/history-source.js';
+import { out } from '../output.js';
+import { unknownWord } from '../suggest.js';
 import { GLOBAL_FLAGS, type CommandModule, type CommandSpec, type ParsedArgs } from '../spec.js';
 
 export const spec: CommandSpec = {
@@ -49,8 +51,8 @@ export async function run(args: ParsedArgs): Promise<number> {
     case 'list':
     case 'ls': {
       if (rest.length > 0) throw new UsageError(`unexpected argument: ${rest[0]}`, 'usage: sivtr history list [--limit N]');
-      const view = await import('../../store/history-view.js');
-      process.stdout.write(view.listHistory({ limit: limit ?? 20, json }));
+      const view = await import('../history-list.js');
+      out(view.listHistory({ limit: limit ?? 20, json }));
       return 0;
     }
     case 'search':
@@ -61,6 +63,6 @@ export async function run(args: ParsedArgs): Promise<number> {
       return showHistory(rest[0], json, ansi);
     default:
       if (/^(history\/)?\d+$/.test(action) && rest.length === 0) return showHistory(action, json, ansi);
-      throw new SivtrError(`unknown history action: ${action}`, 'use `sivtr history list`, `search QUERY` or `show ID`');
+      throw unknownWord('history action', action, ['list', 'search', 'show'], { otherwise: 'use `sivtr history list`, `search QUERY` or `show ID`' });
   }
 }

@@ -9,6 +9,7 @@ import { renderParts, unitText, isTerminalUnit } from '../../memory/render.js';
 import { requireSourceName } from '../source-name.js';
 import { getSource } from '../../memory/sources.js';
 import type { OpenedSession } from '../../memory/types.js';
+import { heading, outJson } from '../output.js';
 import type { CommandSpec, ParsedArgs } from '../spec.js';
 import { listOptions } from './common.js';
 import { count } from '../../plural.js';
@@ -50,12 +51,12 @@ export async function run(args: ParsedArgs): Promise<number> {
     if (info.title !== undefined) s.title = info.title;
     if (info.updatedAt !== undefined) s.updated_at = info.updatedAt;
     s.location = info.location;
-    process.stdout.write(JSON.stringify({ source: info.source, session: s, units: units.map((u) => unitJson(u, session)) }, null, 2) + '\n');
+    outJson({ source: info.source, session: s, units: units.map((u) => unitJson(u, session)) });
     return 0;
   }
   const noun = info.source === 'terminal' ? 'record' : 'turn';
   const head = `# ${info.source}/${info.displayId} — ${count(units.length, noun)}${info.title ? ` — ${info.title}` : ''}\n# ${info.location}`;
-  const body = units.map((u) => `══ ${u.ref}${u.complete === false ? ' (unfinished)' : ''} ══\n${isTerminalUnit(u) ? unitText(u, 'block') : renderParts(u.parts)}`);
+  const body = units.map((u) => `${heading(u.ref, u.complete)}\n${isTerminalUnit(u) ? unitText(u, 'block') : renderParts(u.parts)}`);
   process.stdout.write([head, ...body].join('\n\n') + '\n');
   return 0;
 }

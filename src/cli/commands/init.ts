@@ -1,6 +1,7 @@
 // `sivtr init bash|zsh|pwsh`: load the sivtr hooks from the user's rc file (idempotent marked block).
 import { UsageError } from '../../errors.js';
 import type { CommandSpec, ParsedArgs } from '../spec.js';
+import { note } from '../output.js';
 import { unknownWord } from '../suggest.js';
 
 export const spec: CommandSpec = {
@@ -37,7 +38,7 @@ export async function run(args: ParsedArgs): Promise<number> {
   }
   if (args.uninstall) {
     const { rc, removed } = uninstall(shell);
-    process.stderr.write(removed ? `sivtr: removed the sivtr blocks from ${rc}; new shells will not be recorded\n` : `sivtr: nothing to remove in ${rc}\n`);
+    note(removed ? `removed the sivtr blocks from ${rc}; new shells will not be recorded` : `nothing to remove in ${rc}`);
     return 0;
   }
   if (args.status) {

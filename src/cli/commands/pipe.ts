@@ -1,5 +1,6 @@
 // `CMD | sivtr pipe` (or bare `CMD | sivtr`): pass stdin through and keep it in history.
 import { SivtrError, UsageError } from '../../errors.js';
+import { note } from '../output.js';
 import type { CommandSpec, ParsedArgs } from '../spec.js';
 
 export const spec: CommandSpec = {
@@ -34,6 +35,6 @@ export async function run(args: ParsedArgs): Promise<number> {
     endedAt,
     durationMs: endedAt.getTime() - startedAt,
   });
-  if (process.stderr.isTTY) process.stderr.write(`sivtr: kept as history/${entry.id}\n`);
+  if (process.stderr.isTTY) note(`kept as history/${entry.id}`);
   return 0;
 }

@@ -1,5 +1,6 @@
 // `sivtr run CMD [ARGS…]`: run a command as in a terminal and keep its output in history.
-import { UsageError, warn } from '../../errors.js';
+import { UsageError } from '../../errors.js';
+import { note, warn } from '../output.js';
 import type { CommandSpec, ParsedArgs } from '../spec.js';
 
 export const spec: CommandSpec = {
@@ -30,7 +31,7 @@ export async function run(args: ParsedArgs): Promise<number> {
       durationMs: result.durationMs,
       exitCode: result.exitCode,
     });
-    if (process.stderr.isTTY) process.stderr.write(`sivtr: kept as history/${entry.id}\n`);
+    if (process.stderr.isTTY) note(`kept as history/${entry.id}`);
   } catch (error) {
     // The command ran; failing to keep its output must not change what the caller sees.
     warn(`output not kept: ${(error as Error).message}`);

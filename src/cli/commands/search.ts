@@ -1,7 +1,8 @@
 // `sivtr search [TARGET] [QUERY]`: one ranked list of refs over terminals, history and agents.
 import { SivtrError, UsageError } from '../../errors.js';
-import type { CommandSpec, ParsedArgs } from '../spec.js';
 import { count } from '../../plural.js';
+import { note, useColor } from '../output.js';
+import type { CommandSpec, ParsedArgs } from '../spec.js';
 
 export const spec: CommandSpec = {
   name: 'search',
@@ -29,19 +30,13 @@ export const spec: CommandSpec = {
   ],
 };
 
-function colourWanted(flag: unknown): boolean {
-  if (flag === 'always') return true;
-  if (flag === 'never') return false;
-  return process.stdout.isTTY === true && !process.env.NO_COLOR;
-}
-
 export async function run(args: ParsedArgs): Promise<number> {
   const [{ isSourceName, sourceNames }, { requireDuration, requireTime }, { currentSessions }, { runSearch }, { formatHits }] = await Promise.all([
     import('../../memory/sources.js'),
     import('../../store/time.js'),
     import('../../store/search.js'),
     import('../../store/engine.js'),
-    import('../../store/search-format.js'),
+    import('../search-format.js'),
   ]);
   const positionals = [...args._];
   const targets = new Set(['all', 'agent', 'history', ...sourceNames()]);
@@ -82,12 +77,12 @@ export async function run(args: ParsedArgs): Promise<number> {
   );
   if (process.env.SIVTR_INDEX_STATS) process.stderr.write(`sivtr-index-stats ${JSON.stringify(result.stats)}\n`);
   const format = args.format as 'full' | 'refs' | 'json' | 'timeline';
-  process.stdout.write(formatHits(result, format, colourWanted(args.color)));
+  process.stdout.write(formatHits(result, format, useColor(args)));
   if (format !== 'json') {
-    if (result.folded > 0) process.stderr.write(`sivtr: folded ${count(result.folded, 'hit')} from this session's last minutes (the search itself)\n`);
-    if (result.hits.length === 0) process.stderr.write(`sivtr: no hits${query ? ` for ${JSON.stringify(query)}` : ''} in ${target}\n`);
-    else if (result.total > result.hits.length) process.stderr.write(`sivtr: ${result.hits.length} of ${result.total} hits — use --limit N for more\n`);
-    if (result.hits.some((h) => !h.all_terms)) process.stderr.write('sivtr: some hits hold only some of the words\n');
+    if (result.folded > 0) note(`folded ${count(result.folded, 'hit')} from this session's last minutes (the search itself)`);
+    if (result.hits.length === 0) note(`no hits${query ? ` for ${JSON.stringify(query)}` : ''} in ${target}`);
+    else if (result.total > result.hits.length) note(`${result.hits.length} of ${result.total} hits — use --limit N for more`);
+    if (result.hits.some((h) => !h.all_terms)) note('some hits hold only some of the words');
   }
   return 0;
 }

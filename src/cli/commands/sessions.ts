@@ -1,8 +1,8 @@
 // sivtr sessions [SOURCE] [--global] [--json] [--limit N] — sessions newest first, from one
 // source (terminal or a provider) or from all of them.
-import { homedir } from 'node:os';
-import { SivtrError, warn } from '../../errors.js';
+import { SivtrError } from '../../errors.js';
 import type { ListOptions, SessionInfo, Source } from '../../memory/types.js';
+import { localTime, note, outJson, oneLine, shortPath, table, warn } from '../output.js';
 import { requireSourceName } from '../source-name.js';
 import { allSources, getSource } from '../../memory/sources.js';
 import type { CommandSpec, ParsedArgs } from '../spec.js';
@@ -36,25 +36,6 @@ async function sessionsOf(source: Source, opts: ListOptions, limit: number | und
 
 const newestFirst = (a: SessionInfo, b: SessionInfo): number => ((b.updatedAt ?? '') > (a.updatedAt ?? '') ? 1 : (b.updatedAt ?? '') < (a.updatedAt ?? '') ? -1 : 0);
 
-function localTime(iso: string | undefined): string {
-  if (!iso) return '-';
-  const d = new Date(iso);
-  if (Number.isNaN(d.getTime())) return '-';
-  const p = (n: number): string => String(n).padStart(2, '0');
-  return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())} ${p(d.getHours())}:${p(d.getMinutes())}`;
-}
-
-function shortPath(path: string | undefined): string {
-  if (!path) return '-';
-  const home = process.env.HOME || homedir();
-  return home && (path === home || path.startsWith(home + '/')) ? '~' + path.slice(home.length) : path;
-}
-
-function table(rows: string[][]): string {
-  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
-  return rows.map((r) => r.map((cell, i) => (i === r.length - 1 ? cell : cell.padEnd(widths[i]!))).join('  ').trimEnd()).join('\n') + '\n';
-}
-
 export async function run(args: ParsedArgs): Promise<number> {
   const source = args._[0];
   const limit = args.limit === undefined ? undefined : Number(args.limit);
@@ -82,19 +63,18 @@ export async function run(args: ParsedArgs): Promise<number> {
       turns: s.units ?? null,
       ...(s.parent !== undefined ? { parent: s.parent } : {}),
     }));
-    process.stdout.write(JSON.stringify(out, null, 2) + '\n');
+    outJson(out);
     return 0;
   }
   if (sessions.length === 0) {
     const scope = opts.global || source === 'terminal' ? '' : ` for ${shortPath(opts.cwd)} — add --global to see every workspace`;
-    process.stderr.write(`sivtr: no ${source ?? ''}${source ? ' ' : ''}sessions found${scope}\n`);
+    note(`no ${source ?? ''}${source ? ' ' : ''}sessions found${scope}`);
     return 0;
   }
   const rows = [['ID', 'SOURCE', 'LAST ACTIVITY', 'TURNS', 'CWD', 'TITLE']];
   for (const s of sessions) {
-    const title = (s.title ?? '').replace(/\s+/g, ' ').trim();
     // a subagent session follows its parent in the list, marked as run inside it
-    rows.push([s.parent !== undefined ? `↳ ${s.displayId}` : s.displayId, s.source, localTime(s.updatedAt), s.units === undefined ? '-' : String(s.units), shortPath(s.cwd), title.length > 70 ? title.slice(0, 69) + '…' : title]);
+    rows.push([s.parent !== undefined ? `↳ ${s.displayId}` : s.displayId, s.source, localTime(s.updatedAt), s.units === undefined ? '-' : String(s.units), shortPath(s.cwd), oneLine(s.title ?? '', 70)]);
   }
   process.stdout.write(table(rows));
   return 0;

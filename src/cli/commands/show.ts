@@ -4,6 +4,7 @@ import { renderPart, renderParts, unitText, isTerminalUnit } from '../../memory/
 import { partRef } from '../../memory/ref.js';
 import { resolveRef } from '../../memory/resolve.js';
 import { requireRefSource } from '../source-name.js';
+import { heading, out, outJson } from '../output.js';
 import type { CommandSpec, ParsedArgs } from '../spec.js';
 import { listOptions } from './common.js';
 import { SivtrError } from '../../errors.js';
@@ -34,17 +35,17 @@ export async function run(args: ParsedArgs): Promise<number> {
     if (part) value = { ref: partRef(units[0]!, part.n), source: units[0]!.source, session: units[0]!.session, index: units[0]!.index, ...partJson(part) };
     else if (single) value = unitJson(units[0]!, session, { ansi });
     else value = units.map((u) => unitJson(u, session, { ansi }));
-    process.stdout.write(JSON.stringify(value, null, 2) + '\n');
+    outJson(value);
     return 0;
   }
   let text: string;
   if (part) text = renderPart(part, { ansi });
   else {
     text = units
-      .map((u) => (isTerminalUnit(u) ? unitText(u, 'block', { ansi }) : `══ ${u.ref}${u.complete === false ? ' (unfinished)' : ''} ══\n${renderParts(u.parts, { ansi })}`))
+      .map((u) => (isTerminalUnit(u) ? unitText(u, 'block', { ansi }) : `${heading(u.ref, u.complete)}\n${renderParts(u.parts, { ansi })}`))
       .join('\n\n');
   }
   if (text === '' && units.length === 0) throw new SivtrError(`${ref} holds nothing yet`, 'run a command first');
-  process.stdout.write(text.endsWith('\n') || text === '' ? text : text + '\n');
+  out(text);
   return 0;
 }

@@ -1,0 +1,85 @@
+// The CLI's one output kernel: what goes to stdout, notes and warnings on stderr, the colour
+// decision, styles, local times, durations, paths, one-line titles, tables and the `══ ref ══`
+// heading. Commands compose these; none formats a time or decides on colour by itself.
+import { homedir } from 'node:os';
+import { warn } from '../errors.js';
+
+export { warn };
+
+/** A line about what happened that is not a problem (`kept as history/3`), in the voice of warnings. */
+export function note(message: string): void {
+  process.stderr.write(`sivtr: ${message}\n`);
+}
+
+/** A confirmation of what a command did (`copied 3 lines from #2 make`): stderr, no prefix. */
+export function confirm(message: string): void {
+  process.stderr.write(`${message}\n`);
+}
+
+/** Writes text to stdout, ending it with a newline unless it is empty or already ends with one. */
+export function out(text: string): void {
+  process.stdout.write(text === '' || text.endsWith('\n') ? text : text + '\n');
+}
+
+/** A value as indented JSON on stdout: what `--json` prints. */
+export function outJson(value: unknown): void {
+  process.stdout.write(JSON.stringify(value, null, 2) + '\n');
+}
+
+/** Colour when --color=always, or on a terminal without NO_COLOR unless --color=never. */
+export function useColor(args: Record<string, unknown> | undefined, stream: NodeJS.WriteStream = process.stdout): boolean {
+  const choice = args?.color === undefined || args.color === null ? 'auto' : String(args.color);
+  if (choice === 'always') return true;
+  if (choice === 'never') return false;
+  return stream.isTTY === true && !process.env.NO_COLOR;
+}
+
+export type Styles = Record<'bold' | 'dim' | 'red' | 'green' | 'yellow' | 'cyan', (text: string) => string>;
+
+const SGR = { bold: 1, dim: 2, red: 31, green: 32, yellow: 33, cyan: 36 } as const;
+
+/** SGR styles when `colour`, identity functions when not. */
+export function styles(colour: boolean): Styles {
+  const make = (code: number) => (colour ? (text: string) => `\x1b[${code}m${text}\x1b[0m` : (text: string) => text);
+  return { bold: make(SGR.bold), dim: make(SGR.dim), red: make(SGR.red), green: make(SGR.green), yellow: make(SGR.yellow), cyan: make(SGR.cyan) };
+}
+
+/** `2026-05-02 09:04` in local time; `missing` when there is no time, the raw text when it is not one. */
+export function localTime(iso: string | null | undefined, missing = '-'): string {
+  if (!iso) return missing;
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return iso.slice(0, 16);
+  const p = (n: number): string => String(n).padStart(2, '0');
+  return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())} ${p(d.getHours())}:${p(d.getMinutes())}`;
+}
+
+/** `850ms`, `2.4s`, `3m12s`; empty when unknown. */
+export function duration(ms: number | undefined): string {
+  if (ms === undefined) return '';
+  return ms < 1000 ? `${ms}ms` : ms < 60_000 ? `${(ms / 1000).toFixed(1)}s` : `${Math.floor(ms / 60_000)}m${Math.round((ms % 60_000) / 1000)}s`;
+}
+
+/** A path with the home directory shown as `~`. */
+export function shortPath(path: string | undefined, missing = '-'): string {
+  if (!path) return missing;
+  const home = process.env.HOME || homedir();
+  return home && (path === home || path.startsWith(home + '/')) ? '~' + path.slice(home.length) : path;
+}
+
+/** Text on one line, whitespace collapsed, cut to `max` characters with an ellipsis. */
+export function oneLine(text: string, max = 100): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > max ? flat.slice(0, max - 1) + '…' : flat;
+}
+
+/** Rows as aligned columns (two spaces apart; the last column is not padded). */
+export function table(rows: string[][]): string {
+  if (rows.length === 0) return '';
+  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length)));
+  return rows.map((r) => r.map((cell, i) => (i === r.length - 1 ? cell : cell.padEnd(widths[i]!))).join('  ').trimEnd()).join('\n') + '\n';
+}
+
+/** The line that opens a turn or record in `show` and `import`: `══ claude/3f2a9c1d/2 ══`. */
+export function heading(ref: string, complete?: boolean): string {
+  return `══ ${ref}${complete === false ? ' (unfinished)' : ''} ══`;
+}
