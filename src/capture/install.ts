@@ -168,12 +168,29 @@ function removeBlock(text: string, name: string): { text: string; found: boolean
   return { text: text.slice(0, start) + text.slice(after), found: true };
 }
 
-export type InitStatus = { rc: string; hooks: boolean; autoStart: boolean };
+/** `autoStartProblem`: why an installed auto-start block does not record new terminals, or can close them. */
+export type InitStatus = { rc: string; hooks: boolean; autoStart: boolean; autoStartProblem?: { what: string; fix: string } };
 
 export function initStatus(kind: ShellKind, env: Env = process.env): InitStatus {
   const rc = rcFile(kind, env);
   const text = existsSync(rc) ? readFileSync(rc, 'utf8') : '';
-  return { rc, hooks: text.includes(begin(BLOCK.hooks) + '\n'), autoStart: text.includes(begin(BLOCK.autoStart) + '\n') };
+  const hooks = text.includes(begin(BLOCK.hooks) + '\n');
+  const start = text.indexOf(begin(BLOCK.autoStart) + '\n');
+  if (start < 0) return { rc, hooks, autoStart: false };
+  const block = text.slice(start, text.indexOf(end(BLOCK.autoStart), start));
+  return { rc, hooks, autoStart: true, autoStartProblem: autoStartProblem(kind, block) };
+}
+
+function autoStartProblem(kind: ShellKind, block: string): InitStatus['autoStartProblem'] {
+  if (!block.includes('--rc-status')) {
+    return { what: 'its block comes from an older sivtr and closes new terminals when sivtr moves', fix: `run \`sivtr init ${kind}\` to refresh it` };
+  }
+  // The launcher as the block quotes it: '…' with ' written '\'' (sh) or '' (pwsh).
+  const quoted = kind === 'pwsh' ? /\$__sivtr_bin = '((?:[^']|'')*)'/.exec(block) : /__sivtr_bin='((?:[^']|'\\'')*)'/.exec(block);
+  if (!quoted) return undefined;
+  const launcher = kind === 'pwsh' ? quoted[1]!.replace(/''/g, "'") : quoted[1]!.replace(/'\\''/g, "'");
+  if (existsSync(launcher)) return undefined;
+  return { what: `its launcher ${launcher} is gone, so new terminals are not recorded`, fix: `run \`sivtr init ${kind} --auto-start\` with the sivtr you use now` };
 }
 
 function writeRc(rc: string, text: string): void {

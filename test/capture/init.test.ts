@@ -1,10 +1,10 @@
 // `sivtr init` and `sivtr doctor` as a user runs them, then a new interactive shell started the way a
 // terminal starts it: the rc block loads the hooks (metadata), or auto-starts `sivtr shell` (output).
-import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadLog } from '../../src/session/log.js';
-import { cleanEnv, runCli, tempDir } from '../helpers/cli.js';
+import { BIN, cleanEnv, runCli, tempDir } from '../helpers/cli.js';
 import { have, ShellSession } from './harness.js';
 
 function logs(home: string): string[] {
@@ -38,6 +38,44 @@ describe('sivtr init', () => {
       expect(readFileSync(join(tmp.path, '.bashrc'), 'utf8')).toBe(auto);
       expect(runCli(['init', 'bash', '--uninstall'], { env }).code).toBe(0);
       expect(readFileSync(join(tmp.path, '.bashrc'), 'utf8')).toBe('alias ll="ls -l"\n');
+    } finally {
+      tmp.cleanup();
+    }
+  });
+
+  it('--status says when an auto-start block cannot record: its launcher is gone, or it comes from an older sivtr', () => {
+    const tmp = tempDir('sivtr-init-stale-');
+    try {
+      const bin = join(tmp.path, 'bin');
+      mkdirSync(bin);
+      symlinkSync(BIN, join(bin, 'sivtr'));
+      const env = cleanEnv(tmp.path, { PATH: `${bin}:${process.env.PATH}` });
+      expect(runCli(['init', 'bash', '--auto-start'], { env }).code).toBe(0);
+      expect(runCli(['init', 'bash', '--status'], { env }).stdout).toMatch(/; auto-start on \(output recorded\)\n$/);
+      rmSync(join(bin, 'sivtr'));
+      expect(runCli(['init', 'bash', '--status'], { env }).stdout).toContain(
+        `auto-start on, but its launcher ${join(bin, 'sivtr')} is gone, so new terminals are not recorded: run \`sivtr init bash --auto-start\` with the sivtr you use now`,
+      );
+      expect(runCli(['doctor'], { env }).stdout).toMatch(
+        /^!! {2}bash: hooks installed in .*, auto-start on, but its launcher .*\/bin\/sivtr is gone, so new terminals are not recorded — run `sivtr init bash --auto-start` with the sivtr you use now$/m,
+      );
+      // The block sivtr 0.1.0 wrote: it exited the shell whenever the recorder did not say 222.
+      const old = [
+        '# >>> sivtr auto-start >>>',
+        "if [[ $- == *i* ]]; then",
+        `  '${process.execPath}' '${BIN}' shell bash --from-rc`,
+        '  __sivtr_rc=$?',
+        '  [[ $__sivtr_rc != 222 ]] && exit $__sivtr_rc',
+        'fi',
+        '# <<< sivtr auto-start <<<',
+        '',
+      ].join('\n');
+      const rc = join(tmp.path, '.bashrc');
+      writeFileSync(rc, old + readFileSync(rc, 'utf8').split('# <<< sivtr auto-start <<<\n')[1]);
+      expect(runCli(['init', 'bash', '--status'], { env }).stdout).toContain('auto-start on, but its block comes from an older sivtr and closes new terminals when sivtr moves: run `sivtr init bash` to refresh it');
+      expect(runCli(['init', 'bash'], { env }).code).toBe(0);
+      expect(readFileSync(rc, 'utf8')).not.toContain('222');
+      expect(runCli(['init', 'bash', '--status'], { env }).stdout).toMatch(/; auto-start on \(output recorded\)\n$/);
     } finally {
       tmp.cleanup();
     }

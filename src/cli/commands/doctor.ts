@@ -25,9 +25,11 @@ export async function run(args: ParsedArgs): Promise<number> {
     if (!st.hooks && loginShell !== shell) continue;
     judged++;
     lines.push(
-      st.hooks
-        ? { ok: true, what: `${shell}: hooks installed in ${st.rc}, auto-start ${st.autoStart ? 'on (output recorded)' : 'off (metadata only)'}` }
-        : { ok: false, what: `${shell}: hooks not installed`, fix: `run \`sivtr init ${shell}\`` },
+      !st.hooks
+        ? { ok: false, what: `${shell}: hooks not installed`, fix: `run \`sivtr init ${shell}\`` }
+        : st.autoStartProblem
+          ? { ok: false, what: `${shell}: hooks installed in ${st.rc}, auto-start on, but ${st.autoStartProblem.what}`, fix: st.autoStartProblem.fix }
+          : { ok: true, what: `${shell}: hooks installed in ${st.rc}, auto-start ${st.autoStart ? 'on (output recorded)' : 'off (metadata only)'}` },
     );
   }
 

@@ -1,5 +1,6 @@
 // `sivtr init bash|zsh|pwsh`: load the sivtr hooks from the user's rc file (idempotent marked block).
 import { UsageError } from '../../errors.js';
+import type { InitStatus } from '../../capture/install.js';
 import type { CommandSpec, ParsedArgs } from '../spec.js';
 import { note } from '../output.js';
 import { unknownWord } from '../suggest.js';
@@ -24,6 +25,11 @@ export const spec: CommandSpec = {
 
 const SHELLS = ['bash', 'zsh', 'pwsh'] as const;
 
+function autoStartState(st: InitStatus): string {
+  if (!st.autoStart) return 'off (metadata only; run `sivtr shell` to record output)';
+  return st.autoStartProblem ? `on, but ${st.autoStartProblem.what}: ${st.autoStartProblem.fix}` : 'on (output recorded)';
+}
+
 export async function run(args: ParsedArgs): Promise<number> {
   const kind = args._[0] === 'powershell' ? 'pwsh' : args._[0];
   if (!kind || !(SHELLS as readonly string[]).includes(kind)) {
@@ -45,7 +51,7 @@ export async function run(args: ParsedArgs): Promise<number> {
     const st = initStatus(shell);
     process.stdout.write(
       `${shell}: hooks ${st.hooks ? 'installed' : 'not installed'} in ${st.rc}` +
-        (st.hooks ? `; auto-start ${st.autoStart ? 'on (output recorded)' : 'off (metadata only; run `sivtr shell` to record output)'}` : '') +
+        (st.hooks ? `; auto-start ${autoStartState(st)}` : '') +
         '\n',
     );
     return st.hooks ? 0 : 1;
