@@ -21,6 +21,7 @@ describe('usage errors exit 2 with a did-you-mean hint', () => {
     [['cpy'], 'unknown command "cpy" — did you mean `sivtr copy`?'],
     [['frobnicate'], 'unknown command "frobnicate" — see `sivtr --help` for the commands'],
     [['copy', 'otu'], 'unknown mode or source "otu" — did you mean out?'],
+    [['copy', 'claude', 'otu'], 'unknown mode "otu" — did you mean out?'],
     [['copy', 'claud', 'out'], 'unknown mode or source "claud" — did you mean claude?'],
     // every known source, from the registry: a new provider must not need this line changed
     [['sessions', 'bogus'], `unknown source "bogus" — use ${['terminal', 'history', ...providerNames()].slice(0, -1).join(', ')} or ${providerNames().at(-1)}`],

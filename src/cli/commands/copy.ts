@@ -41,6 +41,7 @@ async function pickFor(args: ParsedArgs): Promise<Picked> {
   const source = getSource(name);
   if (source.unitKind === 'turn') {
     const mode: AgentMode = words[0] !== undefined && (AGENT_MODES as readonly string[]).includes(words[0]) ? (words.shift() as AgentMode) : 'turn';
+    if (mode === 'turn' && words[0] !== undefined && /^[a-z][\w-]*$/i.test(words[0])) throw unknownWord('mode', words[0], AGENT_MODES, { otherwise: `use ${AGENT_MODES.join(', ')} or a selector` });
     if (words.length > 1) throw new SivtrError(`unexpected "${words.slice(1).join(' ')}"`, `usage: sivtr copy ${name} [in|out|tool|all] [SELECTOR]`);
     const session = await source.open(str(args.session) ?? 'current', opts);
     const recency = words[0] !== undefined ? parseRecency(words[0]) : undefined;
