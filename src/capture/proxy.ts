@@ -4,6 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
+import { warn } from '../errors.js';
 import { ensurePrivateDir } from '../session/log.js';
 import { dataDir, terminalLogPath, terminalsDir } from '../session/paths.js';
 import { inlineSink, workerSink, type RecorderSink } from './sink.js';
@@ -49,7 +50,7 @@ async function loadPty(): Promise<Pty | undefined> {
 function plainShell(shell: string, env: NodeJS.ProcessEnv): number {
   const result = spawnSync(shell, [], { stdio: 'inherit', env });
   if (result.error) {
-    process.stderr.write(`sivtr: cannot start ${shell}: ${result.error.message}\n`);
+    warn(`cannot start ${shell}: ${result.error.message}`);
     return 127;
   }
   return result.status ?? 128 + (signalNumber(result.signal) ?? 1);
@@ -66,14 +67,14 @@ export async function runShellProxy(options: ProxyOptions): Promise<number> {
   // Under an rc block stderr goes to a file the block reads; what the user must see goes to the terminal.
   const tell = (line: string): void => void (options.reportRan ? process.stdout : process.stderr).write(`sivtr: ${line}\n`);
   const unavailable = (why: string): number => {
-    process.stderr.write(`sivtr: ${why}\n`);
+    warn(why);
     return PROXY_UNAVAILABLE;
   };
   const pty = await loadPty();
   const baseEnv: NodeJS.ProcessEnv = { ...options.env };
   if (!pty) {
     if (options.fromRc) return unavailable('node-pty could not be loaded');
-    process.stderr.write('sivtr: node-pty could not be loaded, starting the shell without the recorder (hooks record metadata only)\n');
+    warn('node-pty could not be loaded, starting the shell without the recorder (hooks record metadata only)');
     return plainShell(shell, baseEnv);
   }
 
@@ -116,7 +117,7 @@ export async function runShellProxy(options: ProxyOptions): Promise<number> {
   const file = findExecutable(shell, baseEnv);
   if (!file) {
     if (options.fromRc) return unavailable(`cannot find ${shell} on PATH`);
-    process.stderr.write(`sivtr: cannot find ${shell}: check the name, or give its path\n`);
+    warn(`cannot find ${shell}: check the name, or give its path`);
     return 127;
   }
   let child: import('node-pty').IPty;
@@ -131,7 +132,7 @@ export async function runShellProxy(options: ProxyOptions): Promise<number> {
     } as import('node-pty').IPtyForkOptions);
   } catch (error) {
     if (options.fromRc) return unavailable(`cannot start ${shell} on a PTY (${(error as Error).message})`);
-    process.stderr.write(`sivtr: cannot start ${shell} on a PTY (${(error as Error).message}); starting it without the recorder\n`);
+    warn(`cannot start ${shell} on a PTY (${(error as Error).message}); starting it without the recorder`);
     return plainShell(shell, baseEnv);
   }
 
