@@ -1,8 +1,7 @@
 // Capturing one command or one stream into history: `sivtr run` runs the command under a PTY (so
 // it colours and buffers as it would in a terminal) and passes its output through untouched;
 // `sivtr pipe` tees stdin. Both store the raw text; makeEntry renders it with the one text model.
-import { accessSync, constants, statSync } from 'node:fs';
-import { delimiter, isAbsolute, join, resolve } from 'node:path';
+import { findExecutable } from '../capture/which.js';
 import { SivtrError } from '../errors.js';
 import { loadStoreConfig } from './config.js';
 import { HistoryStore, type HistoryEntry, type NewHistoryEntry } from '../session/history-db.js';
@@ -18,33 +17,6 @@ export async function storeCapture(fields: NewHistoryEntry, env: NodeJS.ProcessE
   }
 }
 
-function isExecutableFile(path: string): boolean {
-  try {
-    if (!statSync(path).isFile()) return false;
-    accessSync(path, constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** The file a command name runs, found the way a shell would (PATH unless it has a slash). */
-export function resolveCommand(name: string, env: NodeJS.ProcessEnv, cwd: string): string | undefined {
-  if (name.includes('/') || (process.platform === 'win32' && name.includes('\\'))) {
-    const path = isAbsolute(name) ? name : resolve(cwd, name);
-    return isExecutableFile(path) ? path : undefined;
-  }
-  const exts = process.platform === 'win32' ? (env.PATHEXT ?? '.EXE;.CMD;.BAT').split(';') : [''];
-  for (const dir of (env.PATH ?? '').split(delimiter)) {
-    if (!dir) continue;
-    for (const ext of exts) {
-      const path = join(dir, name + ext);
-      if (isExecutableFile(path)) return path;
-    }
-  }
-  return undefined;
-}
-
 /** A command line a person could paste back into a POSIX shell. */
 export function quoteCommand(argv: string[]): string {
   return argv.map((a) => (a !== '' && /^[\w@%+=:,./-]+$/.test(a) ? a : `'${a.replace(/'/g, `'\\''`)}'`)).join(' ');
@@ -57,7 +29,7 @@ export type RunResult = { exitCode: number; output: string; durationMs: number; 
 /** Runs argv under a PTY, mirroring its output to stdout and our stdin to it. */
 export async function runUnderPty(argv: string[], env: NodeJS.ProcessEnv, cwd: string): Promise<RunResult> {
   const [command, ...args] = argv;
-  const file = resolveCommand(command!, env, cwd);
+  const file = findExecutable(command!, env, cwd);
   if (!file) throw new SivtrError(`command not found: ${command}`, 'check the spelling, or run it through a shell: `sivtr run sh -c "…"`');
   const imported = (await import('node-pty')) as PtyModule & { default?: PtyModule };
   const pty = imported.default ?? imported;
