@@ -2,6 +2,7 @@
 import { claude } from './claude.js';
 import { codex } from './codex.js';
 import { continueCli } from './continue.js';
+import { copilot } from './copilot.js';
 import { droid } from './droid.js';
 import { gemini } from './gemini.js';
 import { opencode } from './opencode.js';
@@ -9,7 +10,7 @@ import { pi } from './pi.js';
 import { qwen } from './qwen.js';
 import type { Provider } from './types.js';
 
-const providers: Provider[] = [claude, codex, pi, opencode, gemini, qwen, droid, continueCli];
+const providers: Provider[] = [claude, codex, pi, opencode, gemini, copilot, qwen, droid, continueCli];
 
 export function allProviders(): readonly Provider[] {
   return providers;

@@ -142,6 +142,21 @@ function expected(run: Run): SessionX[] {
         { id: fork!, title: title(P1), turns: [toolTurn, { user: P2, reply: plain(P2) }, next, { user: FORK, reply: afterTools(false), tools: [bash] }] },
       ];
     }
+    case 'copilot': {
+      const bash: Tool = { name: 'bash', input: /echo hello/, output: SHELL_OUT };
+      return [
+        // `-p /compact` compacted after turn 2 and made no turn of its own; -p has no fork
+        {
+          id: main!,
+          title: title(P1),
+          turns: [
+            { user: P1, reply: afterTools(true), tools: [bash, { name: 'view', input: /notes\.txt/, output: NOTES_OUT }] },
+            { user: P2, reply: plain(P2), compaction: true },
+            { user: NEXT, reply: afterTools(false), tools: [bash] },
+          ],
+        },
+      ];
+    }
     default:
       return [];
   }
