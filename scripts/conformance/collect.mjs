@@ -69,6 +69,9 @@ switch (agent) {
     // the transcript and the workspace file beside it; the databases only index what it holds
     take(join(home, '.copilot', 'session-state'), '.copilot/session-state', (src) => src.endsWith('/events.jsonl') || src.endsWith('/workspace.yaml'));
     break;
+  case 'kilo':
+    takeDb(join(home, '.local', 'share', 'kilo', 'kilo.db'), '.local/share/kilo/kilo.db');
+    break;
   default:
     // CLIs sivtr does not read yet: the driver's own selection, without dumps that repeat it
     cpSync(sample, join(out, 'sample'), { recursive: true, filter: (src) => !/\/(cli-stdout|db-dump|export)(\/|$)/.test(src) && !src.endsWith('run-info.txt') });

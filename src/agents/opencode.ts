@@ -1,6 +1,8 @@
-// OpenCode (agent-formats.md §5): one SQLite database, `$XDG_DATA_HOME/opencode/opencode.db`
-// (WAL). Sessions, messages and parts are rows whose `data` column is JSON. Read-only; columns
-// are probed because the schema drifts. Sub-agent (child) and archived sessions are not listed.
+// OpenCode and its fork Kilo CLI (docs/formats.md): one SQLite database each,
+// `$XDG_DATA_HOME/opencode/opencode.db` and `$XDG_DATA_HOME/kilo/kilo.db` (WAL). Sessions,
+// messages and parts are rows whose `data` column is JSON. Read-only; columns are probed because
+// the schema drifts. Sub-agent (child) and archived sessions are not listed. One reader serves
+// both: `openCodeFamily` is parameterised by where the database lives and what it is called.
 import type { Database } from 'better-sqlite3';
 import { join } from 'node:path';
 import { warn } from '../errors.js';
@@ -9,22 +11,28 @@ import { columnsOf, openReadOnly } from './sqlite.js';
 import type { AgentSession, Block, DiscoverOptions, Provider, SessionSummary } from './types.js';
 
 type Rec = Record<string, unknown>;
-const PREFIX = 'opencode:';
+const dataHome = (env: NodeJS.ProcessEnv): string => (env.XDG_DATA_HOME ? expandHome(env.XDG_DATA_HOME, env) : join(homeOf(env), '.local', 'share'));
 
 export function opencodeDb(env: NodeJS.ProcessEnv): string {
   if (env.OPENCODE_DB_PATH) return expandHome(env.OPENCODE_DB_PATH, env);
-  const dataHome = env.XDG_DATA_HOME ? expandHome(env.XDG_DATA_HOME, env) : join(homeOf(env), '.local', 'share');
-  return join(dataHome, 'opencode', 'opencode.db');
+  return join(dataHome(env), 'opencode', 'opencode.db');
 }
 
-async function withDb<T>(env: NodeJS.ProcessEnv, use: (db: Database) => T): Promise<T | undefined> {
-  const path = opencodeDb(env);
+export function kiloDb(env: NodeJS.ProcessEnv): string {
+  return join(dataHome(env), 'kilo', 'kilo.db');
+}
+
+/** What differs between members of the family. */
+type Family = { name: 'opencode' | 'kilo'; label: string; dbPath: (env: NodeJS.ProcessEnv) => string };
+
+async function withDb<T>(family: Family, env: NodeJS.ProcessEnv, use: (db: Database) => T): Promise<T | undefined> {
+  const path = family.dbPath(env);
   if (!statOrUndefined(path)) return undefined;
   let db: Database;
   try {
     db = await openReadOnly(path);
   } catch (error) {
-    warn(`cannot open the OpenCode database ${path} (${(error as Error).message}) — check its permissions`);
+    warn(`cannot open the ${family.label} database ${path} (${(error as Error).message}) — check its permissions`);
     return undefined;
   }
   try {
@@ -44,30 +52,43 @@ const parseJson = (text: unknown): Rec => {
   }
 };
 
-async function* discover(opts: DiscoverOptions): AsyncIterable<SessionSummary> {
-  const rows = await withDb(opts.env, (db) => {
+/** Both write "New session - <ISO time>" until a title is generated (Kilo never does in `run`). */
+const PLACEHOLDER_TITLE = /^New session - \d{4}-\d{2}-\d{2}T/;
+const realTitle = (title: string | undefined): string | undefined => (title && !PLACEHOLDER_TITLE.test(title) ? title : undefined);
+
+async function* discover(family: Family, opts: DiscoverOptions): AsyncIterable<SessionSummary> {
+  const prefix = `${family.name}:`;
+  const rows = await withDb(family, opts.env, (db) => {
     const cols = columnsOf(db, 'session');
     if (!cols.has('id')) return [];
     const pick = (c: string): string => (cols.has(c) ? c : 'NULL');
     const where = [cols.has('parent_id') ? 'parent_id IS NULL' : '1', cols.has('time_archived') ? 'time_archived IS NULL' : '1'].join(' AND ');
     try {
-      return db.prepare(`SELECT id, ${pick('directory')} AS directory, ${pick('title')} AS title, ${pick('time_created')} AS created, ${pick('time_updated')} AS updated FROM session WHERE ${where}`).all() as Rec[];
+      const rows = db.prepare(`SELECT id, ${pick('directory')} AS directory, ${pick('title')} AS title, ${pick('time_created')} AS created, ${pick('time_updated')} AS updated FROM session WHERE ${where}`).all() as Rec[];
+      // An untitled session is listed by its first prompt, read only when the memo lacks it.
+      for (const r of rows) {
+        const updated = typeof r.updated === 'number' ? r.updated : typeof r.created === 'number' ? r.created : 0;
+        if (realTitle(str(r.title)) !== undefined || opts.memo?.has?.(prefix + String(r.id), updated, 0)) continue;
+        r.first = titleFrom(openCodeBlocks(loadMessages(db, String(r.id), 8)).blocks.find((b) => b.kind === 'user')?.text);
+      }
+      return rows;
     } catch (error) {
-      warn(`cannot read OpenCode sessions (${(error as Error).message}) — the database schema may be newer than this sivtr`);
+      warn(`cannot read ${family.label} sessions (${(error as Error).message}) — the database schema may be newer than this sivtr`);
       return [];
     }
   });
   for (const r of rows ?? []) {
     const id = String(r.id);
+    const untitled = realTitle(str(r.title)) === undefined;
     const cwd = str(r.directory);
     const updated = typeof r.updated === 'number' ? r.updated : typeof r.created === 'number' ? r.created : 0;
     const summary: SessionSummary = {
-      provider: 'opencode',
+      provider: family.name,
       id,
-      location: PREFIX + id,
+      location: prefix + id,
       cwd,
       cwds: cwd ? [cwd] : [],
-      title: str(r.title),
+      title: realTitle(str(r.title)) ?? (untitled ? str(r.first) : undefined),
       startedAt: typeof r.created === 'number' ? isoFromMs(r.created) : undefined,
       updatedAt: isoFromMs(updated),
       version: isoFromMs(updated),
@@ -79,11 +100,11 @@ async function* discover(opts: DiscoverOptions): AsyncIterable<SessionSummary> {
 
 type Message = { id: string; at?: string; data: Rec; parts: Rec[] };
 
-function loadMessages(db: Database, sessionId: string): Message[] {
+function loadMessages(db: Database, sessionId: string, limit?: number): Message[] {
   const mcols = columnsOf(db, 'message');
   const pcols = columnsOf(db, 'part');
   const order = mcols.has('time_created') ? 'time_created, id' : 'id';
-  const messages = (db.prepare(`SELECT id, ${mcols.has('time_created') ? 'time_created' : 'NULL'} AS created, data FROM message WHERE session_id = ? ORDER BY ${order}`).all(sessionId) as Rec[]).map(
+  const messages = (db.prepare(`SELECT id, ${mcols.has('time_created') ? 'time_created' : 'NULL'} AS created, data FROM message WHERE session_id = ? ORDER BY ${order}${limit ? ` LIMIT ${limit}` : ''}`).all(sessionId) as Rec[]).map(
     (r): Message => ({ id: String(r.id), at: typeof r.created === 'number' ? isoFromMs(r.created) : undefined, data: parseJson(r.data), parts: [] }),
   );
   const byId = new Map(messages.map((m) => [m.id, m]));
@@ -159,9 +180,10 @@ export function openCodeBlocks(messages: Message[]): { blocks: Block[]; open: bo
   return { blocks, open };
 }
 
-async function load(summary: SessionSummary, opts: DiscoverOptions): Promise<AgentSession> {
-  const id = summary.location.startsWith(PREFIX) ? summary.location.slice(PREFIX.length) : summary.id;
-  const messages = await withDb(opts.env, (db) => loadMessages(db, id));
+async function load(family: Family, summary: SessionSummary, opts: DiscoverOptions): Promise<AgentSession> {
+  const prefix = `${family.name}:`;
+  const id = summary.location.startsWith(prefix) ? summary.location.slice(prefix.length) : summary.id;
+  const messages = await withDb(family, opts.env, (db) => loadMessages(db, id));
   const { blocks, open } = openCodeBlocks(messages ?? []);
   return {
     id,
@@ -174,10 +196,15 @@ async function load(summary: SessionSummary, opts: DiscoverOptions): Promise<Age
   };
 }
 
-export const opencode: Provider = {
-  name: 'opencode',
-  discover,
-  load,
-  dataLocation: (env) => opencodeDb(env),
-  watchedPaths: (env) => [opencodeDb(env), `${opencodeDb(env)}-wal`],
-};
+function openCodeFamily(family: Family): Provider {
+  return {
+    name: family.name,
+    discover: (opts) => discover(family, opts),
+    load: (summary, opts) => load(family, summary, opts),
+    dataLocation: family.dbPath,
+    watchedPaths: (env) => [family.dbPath(env), `${family.dbPath(env)}-wal`],
+  };
+}
+
+export const opencode = openCodeFamily({ name: 'opencode', label: 'OpenCode', dbPath: opencodeDb });
+export const kilo = openCodeFamily({ name: 'kilo', label: 'Kilo', dbPath: kiloDb });

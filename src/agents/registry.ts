@@ -5,12 +5,12 @@ import { continueCli } from './continue.js';
 import { copilot } from './copilot.js';
 import { droid } from './droid.js';
 import { gemini } from './gemini.js';
-import { opencode } from './opencode.js';
+import { kilo, opencode } from './opencode.js';
 import { pi } from './pi.js';
 import { qwen } from './qwen.js';
 import type { Provider } from './types.js';
 
-const providers: Provider[] = [claude, codex, pi, opencode, gemini, copilot, qwen, droid, continueCli];
+const providers: Provider[] = [claude, codex, pi, opencode, gemini, copilot, qwen, kilo, droid, continueCli];
 
 export function allProviders(): readonly Provider[] {
   return providers;

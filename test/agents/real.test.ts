@@ -157,6 +157,19 @@ function expected(run: Run): SessionX[] {
         },
       ];
     }
+    case 'kilo': {
+      // `kilo run` stores the prompt in literal double quotes, like `opencode run`
+      const q = (s: string): string => `"${s}"`;
+      const bash: Tool = { name: 'bash', input: /echo hello/, output: SHELL_OUT };
+      const toolTurn: TurnX = { user: q(P1), reply: afterTools(true), tools: [bash, { name: 'read', input: /notes\.txt/, output: /^1: These are my notes\. The secret word is banana\.$/ }] };
+      const big = q(`${THIRD} [big-usage]`);
+      return [
+        // Kilo compacts when the next prompt arrives (turn 4), then answers a synthetic copy of it;
+        // titles stay "New session - <time>", so the first prompt names the session
+        { id: main!, title: title(q(P1)), turns: [toolTurn, { user: q(P2), reply: plain(q(P2)) }, { user: big, reply: plain(big) }, { user: q(NEXT), reply: afterTools(false), tools: [bash], compaction: true }] },
+        { id: fork!, title: title(q(P1)), turns: [toolTurn, { user: q(P2), reply: plain(q(P2)) }, { user: q(FORK), reply: afterTools(false), tools: [bash] }] },
+      ];
+    }
     default:
       return [];
   }
