@@ -207,4 +207,5 @@ function openCodeFamily(family: Family): Provider {
 }
 
 export const opencode = openCodeFamily({ name: 'opencode', label: 'OpenCode', dbPath: opencodeDb });
-export const kilo = openCodeFamily({ name: 'kilo', label: 'Kilo', dbPath: kiloDb });
+/** Kilo CLI's database; `kilo.ts` joins it with the legacy extension's task folders. */
+export const kiloCli = openCodeFamily({ name: 'kilo', label: 'Kilo', dbPath: kiloDb });

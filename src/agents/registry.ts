@@ -5,12 +5,15 @@ import { continueCli } from './continue.js';
 import { copilot } from './copilot.js';
 import { droid } from './droid.js';
 import { gemini } from './gemini.js';
-import { kilo, opencode } from './opencode.js';
+import { kilo } from './kilo.js';
+import { opencode } from './opencode.js';
+import { cline } from './cline.js';
+import { roo } from './roo.js';
 import { pi } from './pi.js';
 import { qwen } from './qwen.js';
 import type { Provider } from './types.js';
 
-const providers: Provider[] = [claude, codex, pi, opencode, gemini, copilot, qwen, kilo, droid, continueCli];
+const providers: Provider[] = [claude, codex, pi, opencode, gemini, copilot, qwen, cline, roo, kilo, droid, continueCli];
 
 export function allProviders(): readonly Provider[] {
   return providers;

@@ -1,0 +1,87 @@
+// Cline, Roo Code and the legacy Kilo Code extension: one task-folder reader, three homes. The
+// tasks are hand-made in the two shapes Cline has written: native tool_use/tool_result blocks,
+// and the older XML tool calls in the assistant's text with `[tool] Result:` user texts.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { cleanEnv, runCli, tempDir } from '../helpers/cli.js';
+
+let tmp: ReturnType<typeof tempDir>;
+beforeEach(() => {
+  tmp = tempDir('sivtr-cline-');
+});
+afterEach(() => tmp.cleanup());
+
+const env = (cwd: string) => `<environment_details>\n# Current Working Directory (${cwd}) Files\nsrc/\n</environment_details>`;
+
+function nativeTask(cwd: string): unknown[] {
+  return [
+    { role: 'user', content: [{ type: 'text', text: '<task>\nwhy does the build fail?\n</task>' }, { type: 'text', text: env(cwd) }] },
+    { role: 'assistant', content: [{ type: 'text', text: 'Let me run it.' }, { type: 'tool_use', id: 'tu1', name: 'execute_command', input: { command: 'npm run build', requires_approval: false } }] },
+    { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'tu1', content: [{ type: 'text', text: 'error TS2304: Cannot find name x' }] }, { type: 'text', text: env(cwd) }] },
+    { role: 'assistant', content: [{ type: 'text', text: 'A missing declaration.' }, { type: 'tool_use', id: 'tu2', name: 'attempt_completion', input: { result: 'The build fails because `x` is not declared in src/a.ts.' } }] },
+    { role: 'user', content: [{ type: 'text', text: '<feedback>\nthen fix it\n</feedback>' }, { type: 'text', text: env(cwd) }] },
+    { role: 'assistant', content: [{ type: 'tool_use', id: 'tu3', name: 'replace_in_file', input: { path: 'src/a.ts', diff: '…' } }] },
+  ];
+}
+
+function xmlTask(): unknown[] {
+  return [
+    { role: 'user', content: [{ type: 'text', text: '<task>\nlist the files\n</task>' }] },
+    { role: 'assistant', content: [{ type: 'text', text: '<thinking>Use list_files.</thinking>\nI will list them.\n<list_files>\n<path>.</path>\n</list_files>' }] },
+    { role: 'user', content: [{ type: 'text', text: "[list_files for '.'] Result:\na.txt\nb.txt" }, { type: 'text', text: '<environment_details>\n…\n</environment_details>' }] },
+    { role: 'assistant', content: [{ type: 'text', text: '<attempt_completion>\n<result>\nThere are two files: a.txt and b.txt.\n</result>\n</attempt_completion>' }] },
+  ];
+}
+
+function task(storage: string, id: string, messages: unknown[], ts: number): void {
+  const dir = join(storage, 'tasks', id);
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, 'api_conversation_history.json'), JSON.stringify(messages));
+  writeFileSync(join(dir, 'ui_messages.json'), JSON.stringify([{ ts, type: 'say', say: 'text', text: 'x' }, { ts: ts + 5000, type: 'say', say: 'completion_result', text: 'y' }]));
+}
+
+describe('cline, roo and kilo (legacy extension)', () => {
+  it('reads native tool blocks: <task>/<feedback> prompts, the attempt_completion result as the reply, cwd from the environment', () => {
+    const work = join(tmp.path, 'proj');
+    mkdirSync(work);
+    const storage = join(tmp.path, '.config', 'Code', 'User', 'globalStorage', 'saoudrizwan.claude-dev');
+    task(storage, '1764000000000', nativeTask(work), 1764000000000);
+    const e = cleanEnv(tmp.path);
+    const listed = runCli(['sessions', 'cline', '--json'], { env: e, cwd: work });
+    expect(listed.stderr).toBe('');
+    expect(JSON.parse(listed.stdout)).toEqual([expect.objectContaining({ id: '1764000000000', title: 'why does the build fail?', cwd: work, turns: 2 })]);
+    const turns = JSON.parse(runCli(['show', 'cline/1764000000000', '--json'], { env: e, cwd: work }).stdout) as { blocks: { kind: string; text: string; label?: string }[] }[];
+    expect(turns[0]!.blocks.map((b) => b.kind)).toEqual(['user', 'assistant', 'tool_call', 'tool_output', 'assistant', 'assistant']);
+    expect(turns[0]!.blocks[3]).toMatchObject({ label: 'execute_command', text: 'error TS2304: Cannot find name x' });
+    expect(turns[1]!.blocks[0]!.text).toBe('then fix it');
+    // turn 2 is still at work (a tool call without result): turn 1 is the last completed one
+    const out = runCli(['copy', 'cline', 'out', '--print'], { env: e, cwd: work });
+    // the whole reply: every assistant text after the last tool activity, the completion's result included
+    expect(out.stdout.trimEnd()).toBe('A missing declaration.\n\nThe build fails because `x` is not declared in src/a.ts.');
+  });
+
+  it('reads the XML era: tool calls inside the text, results as user text, thinking apart', () => {
+    const storage = join(tmp.path, '.cline', 'data');
+    task(storage, 'old', xmlTask(), 1700000000000);
+    const e = cleanEnv(tmp.path);
+    const turn = JSON.parse(runCli(['show', 'cline/old/1', '--json'], { env: e }).stdout) as { blocks: { kind: string; text: string; label?: string }[] };
+    expect(turn.blocks.map((b) => [b.kind, b.label ?? ''])).toEqual([['user', ''], ['thinking', ''], ['assistant', ''], ['tool_call', 'list_files'], ['tool_output', 'list_files'], ['assistant', '']]);
+    expect(turn.blocks.at(-1)!.text).toBe('There are two files: a.txt and b.txt.');
+    expect(JSON.parse(runCli(['sessions', 'cline', '--global', '--json'], { env: cleanEnv(tmp.path, { CLINE_DIR: join(tmp.path, 'nowhere') }) }).stdout)).toEqual([]);
+  });
+
+  it('finds Roo Code and legacy Kilo Code tasks in their own extensions, titles from the index', () => {
+    const roo = join(tmp.path, '.config', 'VSCodium', 'User', 'globalStorage', 'rooveterinaryinc.roo-cline');
+    task(roo, 'r1', xmlTask(), 1700000000000);
+    mkdirSync(join(roo, 'state'), { recursive: true });
+    writeFileSync(join(roo, 'state', 'taskHistory.json'), JSON.stringify([{ id: 'r1', ts: 1700000000000, task: 'List the files please', workspace: '/srv/app' }]));
+    const kilo = join(tmp.path, '.config', 'Cursor', 'User', 'globalStorage', 'kilocode.kilo-code');
+    task(kilo, 'k1', xmlTask(), 1700000000000);
+    const e = cleanEnv(tmp.path);
+    expect(JSON.parse(runCli(['sessions', 'roo', '--global', '--json'], { env: e }).stdout)).toEqual([expect.objectContaining({ id: 'r1', title: 'List the files please', cwd: '/srv/app' })]);
+    expect(JSON.parse(runCli(['sessions', 'kilo', '--global', '--json'], { env: e }).stdout)).toEqual([expect.objectContaining({ id: 'k1', title: 'list the files' })]);
+    expect(runCli(['copy', 'kilo', 'out', '--session', 'k1', '--print'], { env: e }).stdout.trimEnd()).toBe('There are two files: a.txt and b.txt.');
+    expect(JSON.parse(runCli(['sessions', 'cline', '--global', '--json'], { env: e }).stdout)).toEqual([]);
+  });
+});
