@@ -3,6 +3,7 @@ import { claude } from './claude.js';
 import { codex } from './codex.js';
 import { continueCli } from './continue.js';
 import { copilot } from './copilot.js';
+import { cursor } from './cursor.js';
 import { droid } from './droid.js';
 import { gemini } from './gemini.js';
 import { kilo } from './kilo.js';
@@ -13,7 +14,7 @@ import { pi } from './pi.js';
 import { qwen } from './qwen.js';
 import type { Provider } from './types.js';
 
-const providers: Provider[] = [claude, codex, pi, opencode, gemini, copilot, qwen, cline, roo, kilo, droid, continueCli];
+const providers: Provider[] = [claude, codex, pi, opencode, gemini, copilot, qwen, cline, roo, cursor, kilo, droid, continueCli];
 
 export function allProviders(): readonly Provider[] {
   return providers;
