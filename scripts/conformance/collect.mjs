@@ -72,6 +72,9 @@ switch (agent) {
   case 'kilo':
     takeDb(join(home, '.local', 'share', 'kilo', 'kilo.db'), '.local/share/kilo/kilo.db');
     break;
+  case 'auggie':
+    take(join(home, '.augment', 'sessions'), '.augment/sessions', (src) => src.endsWith('.json'));
+    break;
   default:
     // CLIs sivtr does not read yet: the driver's own selection, without dumps that repeat it
     cpSync(sample, join(out, 'sample'), { recursive: true, filter: (src) => !/\/(cli-stdout|db-dump|export)(\/|$)/.test(src) && !src.endsWith('run-info.txt') });

@@ -3,7 +3,7 @@
 # Installs the pinned agent CLIs into a cache outside the repo, runs each driver (the real,
 # unmodified CLI against mock-llm.cjs on 127.0.0.1, fresh HOME), and copies the session files
 # sivtr reads into fixtures/real/<agent>-<version>/home/ with NOTES.md and run.json beside them.
-# Sets: claude claude-2.1.197 codex pi gemini opencode (default) and qwen copilot kilo continue droid.
+# Sets: claude claude-2.1.197 codex pi gemini opencode (default) and qwen copilot kilo continue droid auggie.
 # env: SIVTR_CONFORMANCE_CACHE (installs; default ~/.cache/sivtr-conformance)
 #      VERSIONS=latest (take npm's latest instead of the pins; a new version gets its own set)
 set -euo pipefail
@@ -26,6 +26,7 @@ declare -A PKG=(
   [kilo]="@kilocode/cli@7.7.7"
   [continue]="@continuedev/cli@1.5.47"
   [droid]="droid@0.215.0"
+  [auggie]="@augmentcode/auggie@0.36.0"
 )
 declare -A APPROVE=( [claude]=1 [claude-2.1.197]=1 [codex]=1 [pi]=1 [gemini]=1 [opencode]=1 )
 names=("${@:-claude claude-2.1.197 codex pi gemini opencode}")

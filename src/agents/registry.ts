@@ -1,4 +1,5 @@
 // The only list of agent providers. The CLI, refs, `sessions` and search read it from here.
+import { auggie } from './auggie.js';
 import { claude } from './claude.js';
 import { codex } from './codex.js';
 import { continueCli } from './continue.js';
@@ -14,7 +15,7 @@ import { pi } from './pi.js';
 import { qwen } from './qwen.js';
 import type { Provider } from './types.js';
 
-const providers: Provider[] = [claude, codex, pi, opencode, gemini, copilot, qwen, cline, roo, cursor, kilo, droid, continueCli];
+const providers: Provider[] = [claude, codex, pi, opencode, gemini, copilot, qwen, cline, roo, cursor, kilo, droid, continueCli, auggie];
 
 export function allProviders(): readonly Provider[] {
   return providers;

@@ -170,6 +170,22 @@ function expected(run: Run): SessionX[] {
         { id: fork!, title: title(q(P1)), turns: [toolTurn, { user: q(P2), reply: plain(q(P2)) }, { user: q(FORK), reply: afterTools(false), tools: [bash] }] },
       ];
     }
+    case 'auggie': {
+      const shell: Tool = { name: 'launch-process', input: /echo hello/, output: SHELL_OUT };
+      return [
+        // `[server-compact]`: the backend asked for a summary before answering turn 3; no fork command
+        {
+          id: main!,
+          title: title(P1),
+          turns: [
+            { user: P1, reply: afterTools(true), tools: [shell, { name: 'view', input: /notes\.txt/, output: /^\s*1\tThese are my notes\. The secret word is banana\.\n\s*2$/ }] },
+            { user: P2, reply: plain(P2) },
+            { user: `${THIRD} [server-compact]`, reply: plain(`${THIRD} [server-compact]`), compaction: true },
+            { user: NEXT, reply: afterTools(false), tools: [shell] },
+          ],
+        },
+      ];
+    }
     default:
       return [];
   }
