@@ -262,5 +262,7 @@ export function taskProvider(store: TaskStore): Provider {
       return loadTask(store, dir, readIndex(join(dir, '..', '..')).get(summary.id));
     },
     dataLocation: (env) => store.storages(env).map((s) => join(s, 'tasks')).join(', '),
+    // Several storages, so no single folder to watch: each storage, its task list and its index.
+    watchedPaths: (env) => store.storages(env).flatMap((s) => [s, join(s, 'tasks'), join(s, 'state', 'taskHistory.json')]),
   };
 }

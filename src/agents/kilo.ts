@@ -18,4 +18,5 @@ export const kilo: Provider = {
   },
   load: (summary, opts) => (fromDb(summary.location) ? kiloCli : legacy).load(summary, opts),
   dataLocation: (env) => `${kiloCli.dataLocation!(env)}, ${legacy.dataLocation!(env)}`,
+  watchedPaths: (env) => [...kiloCli.watchedPaths!(env), ...legacy.watchedPaths!(env)],
 };

@@ -176,9 +176,9 @@ describe('robust reading', () => {
 
   it('rejects unknown sources as a usage error, listing the known ones', () => {
     const h = freshHome();
-    const r = h.run(['sessions', 'cursor']);
+    const r = h.run(['sessions', 'windsurf']);
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/^sivtr: unknown source "cursor" — use terminal, .*claude.*codex.*pi/);
+    expect(r.stderr).toMatch(/^sivtr: unknown source "windsurf" — use terminal, .*claude.*codex.*pi/);
   });
 });
 
