@@ -84,4 +84,15 @@ describe('cline, roo and kilo (legacy extension)', () => {
     expect(runCli(['copy', 'kilo', 'out', '--session', 'k1', '--print'], { env: e }).stdout.trimEnd()).toBe('There are two files: a.txt and b.txt.');
     expect(JSON.parse(runCli(['sessions', 'cline', '--global', '--json'], { env: e }).stdout)).toEqual([]);
   });
+
+  it('is searchable, and a task added later is found by the next search (the index watches every storage)', () => {
+    const storage = join(tmp.path, '.config', 'Code', 'User', 'globalStorage', 'saoudrizwan.claude-dev');
+    task(storage, 't1', xmlTask(), 1700000000000);
+    const e = cleanEnv(tmp.path, { SIVTR_DATA_DIR: join(tmp.path, 'data') });
+    expect(runCli(['search', 'cline', 'a.txt', '--format', 'refs'], { env: e }).stdout.trim()).toMatch(/^cline\/t1\/1/);
+    // a second editor's storage appears after the first search
+    const other = join(tmp.path, '.config', 'VSCodium', 'User', 'globalStorage', 'saoudrizwan.claude-dev');
+    task(other, 't9', [{ role: 'user', content: [{ type: 'text', text: '<task>\nzebra question\n</task>' }] }, { role: 'assistant', content: [{ type: 'text', text: 'zebra answer' }] }], 1700000001000);
+    expect(runCli(['search', 'cline', 'zebra', '--format', 'refs'], { env: e }).stdout).toMatch(/^cline\/t9\/1/m);
+  });
 });
