@@ -57,7 +57,7 @@ export async function copyToClipboard(text: string, env: Env = process.env): Pro
     }
   }
   if (insideTmux(env)) {
-    const r = tmuxCopy(text, env);
+    const r = await tmuxCopy(text, env);
     return r.ok ? { via: 'tmux', terminal: r.terminal } : { via: 'failed', reason: r.reason };
   }
   if (process.platform !== 'win32' && writeToTerminal(osc52(text))) return { via: 'osc52' };

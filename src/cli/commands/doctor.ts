@@ -60,7 +60,7 @@ export async function run(args: ParsedArgs): Promise<number> {
   if (mode === 'none') lines.push({ ok: true, what: 'clipboard: off (SIVTR_CLIPBOARD=none); use --print' });
   else if (mode !== 'osc52' && hasDesktop(env)) lines.push({ ok: true, what: `clipboard: system clipboard, ${tmux.insideTmux(env) ? 'tmux' : 'OSC 52 to the terminal'} as fallback` });
   else if (tmux.insideTmux(env)) {
-    const setting = tmux.tmuxSetClipboard(env);
+    const setting = await tmux.tmuxSetClipboard(env);
     if (setting === undefined) lines.push({ ok: false, what: 'clipboard: inside tmux, but tmux does not answer', fix: 'check that `tmux` is on PATH and this pane’s server is running' });
     else if (setting === 'off') lines.push({ ok: false, what: 'clipboard: tmux set-clipboard is off, so copies reach only the tmux paste buffer', fix: tmux.TMUX_CLIPBOARD_FIX });
     else lines.push({ ok: true, what: `clipboard: the tmux paste buffer, passed on to the terminal clipboard (set-clipboard ${setting})` });
