@@ -8,8 +8,7 @@ import { commandHelp, mainHelp } from './help.js';
 import { parseFast } from './parse-fast.js';
 import type { ParsedArgs, CommandModule } from './spec.js';
 import { unknownWord } from './suggest.js';
-
-const VERSION = '0.1.0';
+import { packageVersion } from './version.js';
 
 async function printMainHelp(): Promise<void> {
   const specs = await Promise.all(commands.map(async (entry) => ({ entry, spec: (await entry.load()).spec })));
@@ -23,7 +22,7 @@ async function resolve(argv: string[]): Promise<{ module: CommandModule; args: P
     return undefined;
   }
   if (first === '--version') {
-    process.stdout.write(`${VERSION}\n`);
+    process.stdout.write(`${packageVersion()}\n`);
     return undefined;
   }
   const entry = commands.find((c) => c.name === first || (c.aliases && first in c.aliases));
@@ -40,13 +39,13 @@ async function resolve(argv: string[]): Promise<{ module: CommandModule; args: P
       return undefined;
     }
     if (args === 'version') {
-      process.stdout.write(`${VERSION}\n`);
+      process.stdout.write(`${packageVersion()}\n`);
       return undefined;
     }
     if (args) return { module, args };
   }
   const { parseWithYargs } = await import('./yargs-app.js');
-  const parsed = await parseWithYargs(commands, argv, VERSION);
+  const parsed = await parseWithYargs(commands, argv, packageVersion());
   if (parsed && entry) {
     // yargs validated the alias form; prepend the words the alias stands for.
     parsed.args._ = [...(entry.aliases?.[first] ?? []), ...parsed.args._];

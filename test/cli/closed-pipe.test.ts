@@ -46,6 +46,7 @@ describe('a stdout reader that goes away', () => {
     ['sessions', ['sessions', '--global', '--json']],
     ['history', ['history', 'show', '1']],
     ['help', ['--help']],
+    ['version', ['--version']],
   ])('ends %s quietly with status 141', async (_name, args) => {
     const r = await withClosedReader(args.map((a) => (a === '__LOG__' ? logPath : a)));
     expect(r.stderr).not.toMatch(/EPIPE|Error|at /);
