@@ -5,6 +5,7 @@ import { allProviders } from '../agents/registry.js';
 import { displayIds } from '../memory/display-id.js';
 import { formatRef } from '../memory/ref.js';
 import { findSource, recordSourceNames } from '../memory/sources.js';
+import { isSivtrReadOnly } from '../memory/self-commands.js';
 import { decodeChunkText, type ChunkRow, type IndexDb, type PartDir, type StoredChunk, type StoredPart } from './index-db.js';
 import { hasTerms, queryTerms, snippet, type QueryTerms } from './query.js';
 import { PART_WEIGHT, type StatusName } from './docs.js';
@@ -25,6 +26,8 @@ export type SearchRequest = {
   now: number;
   /** Sessions the caller runs inside (from provider env hints): their recent units are folded. */
   current: { source: string; id: string }[];
+  /** Keep sivtr's own read-only terminal commands and the caller's echo (left out by default). */
+  includeSelf?: boolean;
 };
 
 export type Hit = {
@@ -43,7 +46,8 @@ export type Hit = {
   all_terms: boolean;
 };
 
-export type SearchResult = { hits: Hit[]; total: number; folded: number };
+/** `own`: terminal records of sivtr's own read-only commands left out (their output repeats hits). */
+export type SearchResult = { hits: Hit[]; total: number; folded: number; own: number };
 
 /** Units of the caller's own session newer than this are its own invocation echoing back. */
 export const FOLD_WINDOW_MS = 5 * 60_000;
@@ -225,6 +229,14 @@ function partsOf(index: IndexDb, cache: Map<number, StoredChunk | undefined>, ui
   return (cache.get(chunkId)?.parts ?? []).filter((p) => p.uid === uid && (!kinds || kinds.has(p.kind))).sort((a, b) => a.n - b.n);
 }
 
+/** A terminal record of `sivtr show …`, an earlier `sivtr search …`: its output repeats the hit. */
+function isOwnRecord(index: IndexDb, cache: Map<number, StoredChunk | undefined>, row: UnitRow): boolean {
+  // A record's title is its command's first line: only those naming sivtr are read.
+  if (row.source !== 'terminal' || !/sivtr/i.test(row.title)) return false;
+  const command = partsOf(index, cache, row.uid, 'command').find((p) => p.kind === 'command');
+  return command !== undefined && isSivtrReadOnly(command.text);
+}
+
 function isCurrent(row: UnitRow, req: SearchRequest): boolean {
   return req.current.some((c) => c.source === row.source && (row.sid === c.id || row.sid.startsWith(c.id)));
 }
@@ -271,9 +283,14 @@ export function search(index: IndexDb, req: SearchRequest): SearchResult {
   }
   const kept: Candidate[] = [];
   let folded = 0;
+  let own = 0;
   for (const c of candidates) {
     if (req.match && !partsOf(index, chunks, c.uid, req.field === 'title' ? 'content' : req.field).some((p) => req.match!.test(p.text))) continue;
-    if (isSelfEcho(c, req)) {
+    if (!req.includeSelf && isOwnRecord(index, chunks, c)) {
+      own++;
+      continue;
+    }
+    if (!req.includeSelf && isSelfEcho(c, req)) {
       folded++;
       continue;
     }
@@ -283,7 +300,7 @@ export function search(index: IndexDb, req: SearchRequest): SearchResult {
   const page = kept.slice(0, req.limit);
   const ids = sessionDisplayIds(index, new Set(page.map((c) => c.source)));
   const hits = page.map((c) => toHit(index, chunks, c, req, terms, ids));
-  return { hits, total: kept.length, folded };
+  return { hits, total: kept.length, folded, own };
 }
 
 function titleCandidates(index: IndexDb, req: SearchRequest, terms: QueryTerms): Candidate[] {

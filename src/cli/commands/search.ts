@@ -22,6 +22,7 @@ export const spec: CommandSpec = {
     limit: { type: 'number', describe: 'hits to show', default: 5 },
     format: { type: 'string', describe: 'output format', choices: ['full', 'refs', 'json', 'timeline'], default: 'full' },
     index: { type: 'boolean', describe: 'use the index cache (--no-index reads the sources directly)', default: true },
+    'include-self': { type: 'boolean', describe: "keep sivtr's own copy/show/diff/search… records and this session's echo" },
   },
   examples: [
     ['sivtr search "connection refused"', 'find it in terminals, history and agent sessions'],
@@ -72,6 +73,7 @@ export async function run(args: ParsedArgs): Promise<number> {
       limit,
       now,
       current: currentSessions(process.env),
+      includeSelf: args['include-self'] === true,
     },
     { env: process.env, noIndex: args.index === false },
   );
@@ -79,6 +81,7 @@ export async function run(args: ParsedArgs): Promise<number> {
   const format = args.format as 'full' | 'refs' | 'json' | 'timeline';
   process.stdout.write(formatHits(result, format, useColor(args)));
   if (format !== 'json') {
+    if (result.own > 0) note(`left out ${count(result.own, 'record')} of sivtr's own commands — add --include-self to see them`);
     if (result.folded > 0) note(`folded ${count(result.folded, 'hit')} from this session's last minutes (the search itself)`);
     if (result.hits.length === 0) note(`no hits${query ? ` for ${JSON.stringify(query)}` : ''} in ${target}`);
     else if (result.total > result.hits.length) note(`${result.hits.length} of ${result.total} hits — use --limit N for more`);
