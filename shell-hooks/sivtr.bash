@@ -48,8 +48,10 @@ if [[ $__sivtr_mode == hooks ]]; then
   if [[ -z ${EPOCHSECONDS-} ]] && (( BASH_VERSINFO[0] > 4 || (BASH_VERSINFO[0] == 4 && BASH_VERSINFO[1] >= 2) )); then
     printf -v __sivtr_start '%(%s)T' -1
   fi
-  # Unique across time: pid plus start second (pids are reused, seconds are not).
-  SIVTR_TERMINAL_ID=$$-${EPOCHSECONDS:-${__sivtr_start:-$RANDOM$RANDOM}}
+  # Random hex first, so ids (and the 8-character refs printed for them) differ from the first
+  # character; then pid plus start second, unique across time (pids are reused, seconds are not).
+  printf -v SIVTR_TERMINAL_ID '%08x' "${SRANDOM:-$(( (RANDOM << 17 | RANDOM << 2 | RANDOM >> 13) & 0xffffffff ))}"
+  SIVTR_TERMINAL_ID=$SIVTR_TERMINAL_ID-$$-${EPOCHSECONDS:-${__sivtr_start:-$RANDOM$RANDOM}}
   export SIVTR_TERMINAL_ID
   __sivtr_log=$__sivtr_data/terminals/$SIVTR_TERMINAL_ID.jsonl
   [[ -d $__sivtr_data/terminals ]] || (umask 077 && mkdir -p "$__sivtr_data/terminals") 2>/dev/null

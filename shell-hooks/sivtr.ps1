@@ -38,8 +38,9 @@ if ($env:SIVTR_DATA_DIR) {
   $global:__SivtrData = Join-Path $(if ($env:XDG_STATE_HOME) { $env:XDG_STATE_HOME } else { Join-Path $global:__SivtrHome '.local/state' }) 'sivtr'
 }
 if (-not $env:SIVTR_TERMINAL_ID -or $global:__SivtrMode -eq 'hooks') {
-  # Unique across time: pid plus start second (pids are reused, seconds are not).
-  $env:SIVTR_TERMINAL_ID = "$PID-$([DateTimeOffset]::UtcNow.ToUnixTimeSeconds())"
+  # Random hex first, so ids (and the 8-character refs printed for them) differ from the first
+  # character; then pid plus start second, unique across time (pids are reused, seconds are not).
+  $env:SIVTR_TERMINAL_ID = "$([guid]::NewGuid().ToString('N').Substring(0, 8))-$PID-$([DateTimeOffset]::UtcNow.ToUnixTimeSeconds())"
 }
 $global:__SivtrLog = Join-Path (Join-Path $global:__SivtrData 'terminals') "$($env:SIVTR_TERMINAL_ID).jsonl"
 

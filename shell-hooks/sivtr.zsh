@@ -37,8 +37,10 @@ else
 fi
 
 if [[ $__sivtr_mode == hooks ]]; then
-  # Unique across time: pid plus start second (pids are reused, seconds are not).
-  export SIVTR_TERMINAL_ID=$$-${EPOCHSECONDS:-$RANDOM$RANDOM}
+  # Random hex first, so ids (and the 8-character refs printed for them) differ from the first
+  # character; then pid plus start second, unique across time (pids are reused, seconds are not).
+  printf -v SIVTR_TERMINAL_ID '%08x' $(( (RANDOM << 17 | RANDOM << 2 | RANDOM >> 13) & 0xffffffff ))
+  export SIVTR_TERMINAL_ID=$SIVTR_TERMINAL_ID-$$-${EPOCHSECONDS:-$RANDOM$RANDOM}
   typeset -g __sivtr_log=$__sivtr_data/terminals/$SIVTR_TERMINAL_ID.jsonl
   typeset -g __sivtr_umask=$(builtin umask) # load time, not the prompt path
   [[ -d $__sivtr_data/terminals ]] || (umask 077 && mkdir -p "$__sivtr_data/terminals") 2>/dev/null

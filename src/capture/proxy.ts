@@ -31,8 +31,12 @@ export type ProxyOptions = {
   reportRan?: boolean;
 };
 
+/**
+ * Random hex first, so ids (and the 8-character refs printed for them) differ from the first
+ * character; then pid and start second, unique across time. Older `<pid>-<second>` ids still read.
+ */
 export function newTerminalId(): string {
-  return `${process.pid}-${Math.floor(Date.now() / 1000)}`;
+  return `${randomBytes(4).toString('hex')}-${process.pid}-${Math.floor(Date.now() / 1000)}`;
 }
 
 type Pty = typeof import('node-pty');

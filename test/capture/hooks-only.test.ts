@@ -110,9 +110,9 @@ for (const kind of kinds) {
       expect(entries[cd + 1]!.cwd).toBe('/tmp');
     });
 
-    it('names the log after a terminal id unique across time, private file and directory', () => {
+    it('names the log after a terminal id unique across time that differs from its first characters, private file and directory', () => {
       const { path } = readEntries(tmp.path);
-      expect(path).toMatch(new RegExp(`/${s.pid}-\\d{10}\\.jsonl$`));
+      expect(path).toMatch(new RegExp(`/[0-9a-f]{8}-${s.pid}-\\d{10}\\.jsonl$`));
       expect(statSync(path).mode & 0o777).toBe(0o600);
       expect(statSync(join(tmp.path, 'data', 'terminals')).mode & 0o777).toBe(0o700);
       expect(statSync(join(tmp.path, 'data')).mode & 0o777).toBe(0o700);

@@ -65,7 +65,7 @@ describe.skipIf(!pwsh)('pwsh hooks-only mode', () => {
   it('writes a private log under a terminal id unique across time', () => {
     const dir = join(tmp.path, 'data', 'terminals');
     const [name] = readdirSync(dir).filter((n) => n.endsWith('.jsonl'));
-    expect(name).toMatch(/^\d+-\d{10}\.jsonl$/);
+    expect(name).toMatch(/^[0-9a-f]{8}-\d+-\d{10}\.jsonl$/);
     expect(statSync(join(dir, name!)).mode & 0o777).toBe(0o600);
     expect(statSync(dir).mode & 0o777).toBe(0o700);
   });

@@ -43,7 +43,7 @@ describe.skipIf(!have('bash'))('sivtr shell bash', () => {
       await s.run('echo last');
       expect(await s.exit('exit 5')).toBe(5);
       const [log] = logs(tmp.path);
-      expect(log).toMatch(/\/\d+-\d{10}\.jsonl$/);
+      expect(log).toMatch(/\/[0-9a-f]{8}-\d+-\d{10}\.jsonl$/);
       const entries = loadLog(log!).entries;
       expect(entries.map((e) => e.output)).toEqual(['first\nbold\tTAB', 'progress 100%', 'last']);
       const env = cleanEnv(tmp.path, { SIVTR_DATA_DIR: join(tmp.path, 'data') });
