@@ -10,7 +10,7 @@ const NO_TIME = '????-??-?? ??:??';
 
 function jsonHit(hit: Hit): Record<string, unknown> {
   const out: Record<string, unknown> = {
-    ref: hit.ref,
+    ref: hit.fullRef,
     source: hit.source,
     title: hit.title,
     snippet: hit.snippet,
@@ -32,7 +32,7 @@ export function formatHits(result: SearchResult, format: SearchFormat, colour: b
     case 'json':
       return JSON.stringify({ hits: hits.map(jsonHit), total: result.total, folded: result.folded }) + '\n';
     case 'refs':
-      return hits.map((h) => h.ref + '\n').join('');
+      return hits.map((h) => h.fullRef + '\n').join('');
     case 'timeline':
       return [...hits]
         .sort((a, b) => (a.at ? Date.parse(a.at) : 0) - (b.at ? Date.parse(b.at) : 0) || a.ref.localeCompare(b.ref))

@@ -1,15 +1,24 @@
-// Display ids: the first 8 characters of an id, longer where needed to stay unique.
-export function displayIds(ids: readonly string[], min = 8): Map<string, string> {
+// Display ids: the first 8 characters of an id, longer where needed to stay unique, plus a
+// little headroom so a session that appears later with a similar id (time-ordered ids such as
+// UUIDv7 share long prefixes) does not make a printed ref ambiguous.
+export const DISPLAY_MIN = 8;
+/** Characters kept beyond the shortest unique prefix when that prefix is longer than the minimum. */
+export const DISPLAY_HEADROOM = 2;
+
+export function displayIds(ids: readonly string[], min = DISPLAY_MIN): Map<string, string> {
   const out = new Map<string, string>();
   const sorted = [...new Set(ids)].sort();
   sorted.forEach((id, i) => {
-    let len = Math.min(min, id.length);
+    let unique = 1;
     for (const other of [sorted[i - 1], sorted[i + 1]]) {
       if (other === undefined) continue;
       let common = 0;
       while (common < id.length && id[common] === other[common]) common++;
-      len = Math.max(len, Math.min(id.length, common + 1));
+      unique = Math.max(unique, common + 1);
     }
+    let len = Math.max(min, unique + DISPLAY_HEADROOM);
+    // A separator carries no headroom (every UUID has its dash there): take the next character too.
+    if (len < id.length && /[-_.]/.test(id[len - 1]!)) len++;
     out.set(id, id.slice(0, len));
   });
   return out;

@@ -1,13 +1,28 @@
 // The JSON shapes of records (terminal and history alike), parts and agent turns.
 import type { OpenedSession, Part, Unit } from './types.js';
+import { formatRef, partRef } from './ref.js';
 import { isTerminalUnit } from './render.js';
 
-export function recordJson(unit: Unit, opts: { ansi?: boolean } = {}): Record<string, unknown> {
+/**
+ * The session as JSON names it: the full id, never the short display id, so a ref read from
+ * JSON still resolves when a later session shares the display prefix. Refs of another shape
+ * (`history/12`) are already stable.
+ */
+export function jsonSession(unit: Unit, session: OpenedSession): string {
+  return unit.ref === formatRef(unit.source, unit.session, unit.index) ? session.info.id : unit.session;
+}
+
+export function jsonRef(unit: Unit, session: OpenedSession, part?: number): string {
+  if (unit.ref !== formatRef(unit.source, unit.session, unit.index)) return part === undefined ? unit.ref : partRef(unit, part);
+  return formatRef(unit.source, session.info.id, unit.index, part);
+}
+
+export function recordJson(unit: Unit, session: OpenedSession, opts: { ansi?: boolean } = {}): Record<string, unknown> {
   const [prompt, command, output] = unit.parts;
   const json: Record<string, unknown> = {
-    ref: unit.ref,
+    ref: jsonRef(unit, session),
     source: unit.source,
-    session: unit.session,
+    session: jsonSession(unit, session),
     index: unit.index,
     prompt: prompt?.text ?? '',
     command: command?.text ?? '',
@@ -39,11 +54,11 @@ export function agentTurnJson(unit: Unit, session: OpenedSession): Record<string
   const s: Record<string, unknown> = { id: session.info.id };
   if (session.info.cwd !== undefined) s.cwd = session.info.cwd;
   if (session.info.title !== undefined) s.title = session.info.title;
-  const json: Record<string, unknown> = { ref: unit.ref, source: unit.source, session: s, turn: unit.index, blocks: unit.parts.map(partJson) };
+  const json: Record<string, unknown> = { ref: jsonRef(unit, session), source: unit.source, session: s, turn: unit.index, blocks: unit.parts.map(partJson) };
   if (unit.complete === false) json.complete = false;
   return json;
 }
 
 export function unitJson(unit: Unit, session: OpenedSession, opts: { ansi?: boolean } = {}): Record<string, unknown> {
-  return isTerminalUnit(unit) ? recordJson(unit, opts) : agentTurnJson(unit, session);
+  return isTerminalUnit(unit) ? recordJson(unit, session, opts) : agentTurnJson(unit, session);
 }

@@ -31,7 +31,10 @@ export type SearchRequest = {
 };
 
 export type Hit = {
+  /** The ref with the session's short display id, for people. */
   ref: string;
+  /** The same ref with the full session id: what JSON and `--format refs` print, so it keeps resolving. */
+  fullRef: string;
   source: string;
   session: string;
   index: number;
@@ -328,6 +331,7 @@ function toHit(index: IndexDb, chunks: Map<number, StoredChunk | undefined>, c: 
   const sessionIsUnit = findSource(c.source)?.sessionIsUnit === true;
   const display = sessionIsUnit ? c.sid : ids.get(c.source)?.get(c.sid) ?? c.sid;
   const ref = sessionIsUnit ? formatRef(c.source, c.sid) : formatRef(c.source, display, c.idx);
+  const fullRef = sessionIsUnit ? ref : formatRef(c.source, c.sid, c.idx);
   let text = best?.text ?? '';
   if (req.match && best && terms.long.length + terms.short.length === 0) {
     const m = req.match.exec(text);
@@ -335,6 +339,7 @@ function toHit(index: IndexDb, chunks: Map<number, StoredChunk | undefined>, c: 
   }
   const hit: Hit = {
     ref,
+    fullRef,
     source: c.source,
     session: c.sid,
     index: c.idx,

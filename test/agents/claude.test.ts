@@ -31,7 +31,7 @@ describe('claude: discovery', () => {
     expect(list.map((s) => s.id)).toEqual([MAIN, 'agent-9c1d2e3f', OTHER, WORKTREE, COMPACTED]);
     expect(list[1]).toMatchObject({ parent: MAIN, title: 'Subagent file: find every caller of parseDate', turns: 1 });
     expect(list[0]).not.toHaveProperty('parent');
-    expect(list[0]).toMatchObject({ ref: 'claude/7f3e0c2a', source: 'claude', cwd: join(h.work, 'app'), title: 'npm test failure', turns: 3, updated_at: '2026-05-02T09:04:02.000Z' });
+    expect(list[0]).toMatchObject({ ref: `claude/${MAIN}`, source: 'claude', cwd: join(h.work, 'app'), title: 'npm test failure', turns: 3, updated_at: '2026-05-02T09:04:02.000Z' });
     // ai-title when there is no custom title; a summary pointing at another file is ignored
     expect(list[2]).toMatchObject({ title: 'README summary', cwd: join(h.work, 'other'), turns: 2 });
   });

@@ -166,10 +166,16 @@ describe('codex: which session', () => {
     expect(amb.stderr).toContain(FORK);
   });
 
-  it('refs use 8-character display ids', () => {
+  it('JSON refs carry the full id; printed ids of time-ordered UUIDs keep headroom past the shared prefix', () => {
     const list = listJson(h, ['codex', '--global']);
-    expect(list.find((s) => s.id === FORK)!.ref).toBe('codex/0199b0d4');
-    expect(list.find((s) => s.id === ENVELOPE)!.ref).toBe('codex/0199b0c2');
+    expect(list.find((s) => s.id === FORK)!.ref).toBe(`codex/${FORK}`);
+    expect(list.find((s) => s.id === ENVELOPE)!.ref).toBe(`codex/${ENVELOPE}`);
+    // The two share "0199b0": unique at 7 characters, printed with two more (past the dash).
+    const table = h.run(['sessions', 'codex', '--global']).stdout;
+    expect(table).toMatch(/^0199b0d4-1  codex /m);
+    expect(table).toMatch(/^0199b0c2-7  codex /m);
+    expect(table).toMatch(/^5a0c8e1e +codex /m); // nothing near it: the 8-character minimum
+    expect(h.run(['show', 'codex/0199b0d4-1/1']).code).toBe(0);
   });
 });
 

@@ -27,7 +27,7 @@ describe('pi', () => {
   it('lists sessions with the session_info name as title, v1 files with their first prompt', () => {
     const list = listJson(h, ['pi', '--global']);
     expect(list.map((s) => s.id)).toEqual([TREE, V1]);
-    expect(list[0]).toMatchObject({ ref: 'pi/0196f0aa', title: 'disk usage', cwd: join(h.work, 'app'), turns: 3 });
+    expect(list[0]).toMatchObject({ ref: `pi/${TREE}`, title: 'disk usage', cwd: join(h.work, 'app'), turns: 3 });
     expect(list[1]).toMatchObject({ title: 'what is in this folder?', cwd: join(h.work, 'other'), turns: 2 });
     expect(listJson(h, ['pi'], join(h.work, 'other')).map((s) => s.id)).toEqual([V1]);
   });

@@ -114,12 +114,12 @@ describe('show', () => {
     expect(JSON.parse(r.stdout).map((u: { index: number }) => u.index)).toEqual([1, 2, 4]);
   });
 
-  it('prints the JSON shape of cli.md §6', () => {
+  it('prints the JSON shape of cli.md §6, naming the session by its full id', () => {
     const j = JSON.parse(runCli(['show', 'terminal/current/2', '--json'], { env }).stdout);
     expect(j).toEqual({
-      ref: 'terminal/term-123/2',
+      ref: 'terminal/term-1234/2',
       source: 'terminal',
-      session: 'term-123',
+      session: 'term-1234',
       index: 2,
       prompt: 'me@box:~$ ',
       command: 'make',

@@ -59,7 +59,7 @@ describe('incremental indexing', () => {
     expect(stats.filesReparsed).toBe(0);
     expect(stats.linesParsed).toBe(2); // only the two new lines
     expect(stats.unitsWritten).toBe(2);
-    expect(refs).toEqual([`terminal/${TERMINAL_ID.slice(0, 8)}/7`]);
+    expect(refs).toEqual([`terminal/${TERMINAL_ID}/7`]);
     expect(runCli(['show', refs[0]!], { env: world.env }).stdout).toContain('zebra built');
   });
 
@@ -71,7 +71,7 @@ describe('incremental indexing', () => {
     appendFileSync(world.logPath, line.slice(20) + '\n');
     const { refs, stats } = searchWithStats(['terminal', 'capybara']);
     expect(stats.filesAppended).toBe(1);
-    expect(refs).toEqual([`terminal/${TERMINAL_ID.slice(0, 8)}/7`]);
+    expect(refs).toEqual([`terminal/${TERMINAL_ID}/7`]);
   });
 
   it('a grown agent transcript rewrites only the units that changed', () => {
@@ -93,7 +93,7 @@ describe('incremental indexing', () => {
     const dir = join(world.home, '.claude', 'projects', '-srv-new-project');
     mkdirSync(dir, { recursive: true });
     writeFileSync(join(dir, `${id}.jsonl`), claudeTurn('n1', null, '2026-05-02T10:00:00.000Z', 'where is the walrus config?', 'In walrus.toml.').replaceAll(CLAUDE_ID, id));
-    expect(searchWithStats(['claude', 'walrus']).refs).toEqual(['claude/a0a1a2a3/1']);
+    expect(searchWithStats(['claude', 'walrus']).refs).toEqual([`claude/${id}/1`]);
     rmSync(claudeFile());
     const { refs, stats } = searchWithStats(['claude', 'README']);
     expect(refs).toEqual([]);
@@ -118,8 +118,8 @@ describe('incremental indexing', () => {
     writeFileSync(world.logPath, rewritten);
     const { refs, stats } = searchWithStats(['terminal', 'revoked']);
     expect(stats.filesReparsed).toBe(1);
-    expect(refs).toEqual([`terminal/${TERMINAL_ID.slice(0, 8)}/1`]);
-    expect(searchWithStats(['terminal', 'refused']).refs).not.toContain(`terminal/${TERMINAL_ID.slice(0, 8)}/1`);
+    expect(refs).toEqual([`terminal/${TERMINAL_ID}/1`]);
+    expect(searchWithStats(['terminal', 'refused']).refs).not.toContain(`terminal/${TERMINAL_ID}/1`);
   });
 
   it('a deleted log and pruned history leave the index', () => {
@@ -152,7 +152,7 @@ describe('concurrent searches', () => {
     const results = await Promise.all([once(), once(), once(), once()]);
     for (const r of results) expect(r.code, r.stderr).toBe(0);
     expect(new Set(results.map((r) => r.stdout)).size).toBe(1);
-    expect(results[0]!.stdout.split('\n')[0]).toBe(`terminal/${TERMINAL_ID.slice(0, 8)}/${TERMINAL_ENTRIES.length + 2000}`);
+    expect(results[0]!.stdout.split('\n')[0]).toBe(`terminal/${TERMINAL_ID}/${TERMINAL_ENTRIES.length + 2000}`);
   });
 });
 
@@ -183,7 +183,7 @@ describe('the index is a cache', () => {
     db.close();
     const { refs, stats } = searchWithStats(['terminal', 'curl']);
     expect(stats.filesUnchanged).toBe(0);
-    expect(refs).toEqual([`terminal/${TERMINAL_ID.slice(0, 8)}/1`]);
+    expect(refs).toEqual([`terminal/${TERMINAL_ID}/1`]);
   });
 
   it('a read-only data dir falls back to reading the sources, with one line on stderr', () => {
@@ -212,8 +212,8 @@ describe('chunked storage', () => {
     appendFileSync(world.logPath, JSON.stringify({ prompt: '$ ', command: 'echo kazebu', output: 'seen', ended_at: '2026-11-26T09:01:00Z', exit_code: 0 }) + '\n');
     appendFileSync(world.logPath, JSON.stringify({ prompt: '$ ', command: 'echo okkaze', output: 'quokkazebu at last', ended_at: '2026-11-26T09:02:00Z', exit_code: 0 }) + '\n');
     for (const extra of [[], ['--no-index']]) {
-      expect(searchWithStats(['terminal', 'quokkazebu', ...extra]).refs).toEqual([`terminal/${TERMINAL_ID.slice(0, 8)}/9`]);
-      expect(searchWithStats(['terminal', 'kazeb', ...extra]).refs.sort()).toEqual([`terminal/${TERMINAL_ID.slice(0, 8)}/8`, `terminal/${TERMINAL_ID.slice(0, 8)}/9`]);
+      expect(searchWithStats(['terminal', 'quokkazebu', ...extra]).refs).toEqual([`terminal/${TERMINAL_ID}/9`]);
+      expect(searchWithStats(['terminal', 'kazeb', ...extra]).refs.sort()).toEqual([`terminal/${TERMINAL_ID}/8`, `terminal/${TERMINAL_ID}/9`]);
     }
     // Split over two parts of one unit (command and output) is not a match either.
     expect(searchWithStats(['terminal', 'kazebuseen']).refs).toEqual([]);
@@ -227,7 +227,7 @@ describe('chunked storage', () => {
     }
     writeFileSync(world.logPath, lines.join('\n') + '\n');
     const { refs } = searchWithStats(['terminal', 'file399.ts:21']);
-    expect(refs).toEqual([`terminal/${TERMINAL_ID.slice(0, 8)}/400`]);
+    expect(refs).toEqual([`terminal/${TERMINAL_ID}/400`]);
     const sources = statSync(world.logPath).size;
     const index = readdirSync(world.data).filter((f) => f.startsWith('index.db')).reduce((n, f) => n + statSync(join(world.data, f)).size, 0);
     expect(index).toBeLessThan(sources * 0.3);
@@ -249,12 +249,12 @@ describe('self-echo folding', () => {
     appendFileSync(world.logPath, JSON.stringify({ prompt: '$ ', command: 'tail app.log', output: 'ERROR flamingo overflow', ended_at: '2026-11-26T09:00:00Z', exit_code: 0 }) + '\n');
 
     const outside = searchJson(world.env, ['flamingo', '--limit', '20']);
-    expect(refsOf(outside)).toEqual(expect.arrayContaining([`claude/e1e2e3e4/1`, `terminal/${TERMINAL_ID.slice(0, 8)}/7`]));
+    expect(refsOf(outside)).toEqual(expect.arrayContaining([`claude/${id}/1`, `terminal/${TERMINAL_ID}/7`]));
     expect(outside.folded).toBe(0);
 
     const inside = { ...world.env, CLAUDE_CODE_SESSION_ID: id };
     const folded = searchJson(inside, ['flamingo', '--limit', '20']);
-    expect(refsOf(folded)).toEqual([`terminal/${TERMINAL_ID.slice(0, 8)}/7`]);
+    expect(refsOf(folded)).toEqual([`terminal/${TERMINAL_ID}/7`]);
     expect(folded.folded).toBe(1);
     const text = runCli(['search', 'flamingo'], { env: inside });
     expect(text.stderr).toMatch(/folded 1 hit/);

@@ -13,7 +13,10 @@ afterAll(() => world.cleanup());
 
 const search = (...args: string[]) => searchJson(world.env, args);
 const cli = (...args: string[]) => runCli(args, { env: world.env });
-const term = (index: number) => `terminal/${TERMINAL_ID.slice(0, 8)}/${index}`;
+/** Refs as JSON and `--format refs` print them: with the full session id. */
+const term = (index: number) => `terminal/${TERMINAL_ID}/${index}`;
+/** Refs as people read them (full and timeline formats): the short display id. */
+const shortTerm = (index: number) => `terminal/${TERMINAL_ID.slice(0, 8)}/${index}`;
 
 describe('queries', () => {
   it('finds terminal, history and agent hits for natural language, every word first', () => {
@@ -40,7 +43,7 @@ describe('queries', () => {
     expect(refsOf(r)).toEqual([term(5)]);
     expect(r.hits[0]!.all_terms).toBe(false);
     const text = cli('search', 'terminal', 'postgres kubernetes');
-    expect(text.stdout).toContain(term(5));
+    expect(text.stdout).toContain(shortTerm(5));
     expect(text.stderr).toMatch(/only some of the words/);
   });
 
@@ -56,7 +59,7 @@ describe('queries', () => {
   it('finds agent turns with provider refs', () => {
     const r = search('claude', 'README');
     expect(r.hits.length).toBeGreaterThan(0);
-    expect(r.hits[0]!.ref).toMatch(/^claude\/2b8d4f60\/\d+$/);
+    expect(r.hits[0]!.ref).toMatch(/^claude\/2b8d4f60-0a1b-4c2d-8e3f-405162738495\/\d+$/);
   });
 
   it('indexes every registered provider, database-backed ones included', () => {
@@ -134,13 +137,13 @@ describe('formats and refs', () => {
   it('full prints ref, time, title and snippet; refs one per line; timeline oldest first', () => {
     const full = cli('search', 'terminal', 'connection refused');
     expect(full.code).toBe(0);
-    expect(full.stdout).toContain(`${term(1)}  `);
+    expect(full.stdout).toContain(`${shortTerm(1)}  `);
     expect(full.stdout).toContain('curl localhost:8080/health');
     expect(full.stdout).toContain('Connection refused');
     const refs = cli('search', 'terminal', '--format', 'refs', '--limit', '3').stdout;
     expect(refs).toBe(`${term(6)}\n${term(5)}\n${term(3)}\n`);
     const timeline = cli('search', 'terminal', '--format', 'timeline', '--limit', '3').stdout.trim().split('\n');
-    expect(timeline.map((l) => l.split(/\s+/)[2])).toEqual([term(3), term(5), term(6)]);
+    expect(timeline.map((l) => l.split(/\s+/)[2])).toEqual([shortTerm(3), shortTerm(5), shortTerm(6)]);
   });
 
   it('json has the cli.md §6 shape', () => {

@@ -54,7 +54,7 @@ export async function run(args: ParsedArgs): Promise<number> {
 
   if (args.json) {
     const out = sessions.map((s) => ({
-      ref: `${s.source}/${s.displayId}`,
+      ref: `${s.source}/${s.id}`,
       source: s.source,
       id: s.id,
       cwd: s.cwd ?? null,

@@ -1,7 +1,6 @@
 // sivtr show REF [--json] [--ansi] — a record, turn or part named by an exact ref.
-import { unitJson, partJson } from '../../memory/json.js';
+import { jsonRef, jsonSession, unitJson, partJson } from '../../memory/json.js';
 import { renderPart, renderParts, unitText, isTerminalUnit } from '../../memory/render.js';
-import { partRef } from '../../memory/ref.js';
 import { resolveRef } from '../../memory/resolve.js';
 import { requireRefSource } from '../source-name.js';
 import { heading, out, outJson } from '../output.js';
@@ -32,7 +31,7 @@ export async function run(args: ParsedArgs): Promise<number> {
   const { units, part, session, single } = await resolveRef(ref, listOptions(args));
   if (args.json) {
     let value: unknown;
-    if (part) value = { ref: partRef(units[0]!, part.n), source: units[0]!.source, session: units[0]!.session, index: units[0]!.index, ...partJson(part) };
+    if (part) value = { ref: jsonRef(units[0]!, session, part.n), source: units[0]!.source, session: jsonSession(units[0]!, session), index: units[0]!.index, ...partJson(part) };
     else if (single) value = unitJson(units[0]!, session, { ansi });
     else value = units.map((u) => unitJson(u, session, { ansi }));
     outJson(value);
