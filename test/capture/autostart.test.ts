@@ -48,11 +48,12 @@ function newTerminal(kind: Kind, home: Home, env: Record<string, string> = {}): 
 }
 
 const arithmetic: Record<Kind, string> = { bash: 'echo "alive-$((6*7))"', zsh: 'echo "alive-$((6*7))"', pwsh: '"alive-$(6*7)"' };
-// The recorder names the terminal after its own pid (the pwsh global tool's shim sits between them).
+// The recorder names the terminal `<random hex>-<its own pid>-<second>` (the pwsh global tool's
+// shim sits between them).
 const pids: Record<Kind, string> = {
-  bash: 'echo "recorder=${SIVTR_TERMINAL_ID%%-*} shell=$$"',
-  zsh: 'echo "recorder=${SIVTR_TERMINAL_ID%%-*} shell=$$"',
-  pwsh: '"recorder=$(($env:SIVTR_TERMINAL_ID -split \'-\')[0]) shell=$PID"',
+  bash: 't=${SIVTR_TERMINAL_ID#*-}; echo "recorder=${t%%-*} shell=$$"',
+  zsh: 't=${SIVTR_TERMINAL_ID#*-}; echo "recorder=${t%%-*} shell=$$"',
+  pwsh: '"recorder=$(($env:SIVTR_TERMINAL_ID -split \'-\')[1]) shell=$PID"',
 };
 
 function alive(pid: number): boolean {
