@@ -7,8 +7,14 @@ import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statS
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const [set, outRoot] = process.argv.slice(2);
 const here = dirname(fileURLToPath(import.meta.url));
+if (process.argv[2] === '--notes') {
+  // NOTES.md again from run.json and the files, after editing notes/<agent>-<version>.md
+  const root = process.argv[3];
+  for (const d of readdirSync(root)) if (existsSync(join(root, d, 'run.json'))) writeNotes(join(root, d), JSON.parse(readFileSync(join(root, d, 'run.json'), 'utf8')));
+  process.exit(0);
+}
+const [set, outRoot] = process.argv.slice(2);
 const runs = process.env.RUNS_ROOT;
 const samples = process.env.SAMPLES_DIR;
 const run = join(runs, set);
@@ -89,37 +95,41 @@ for (const line of info.split('\n')) {
   const branch = /branch point ([0-9a-f-]{36})/.exec(line);
   if (branch) ids.branchAt = branch[1];
 }
-const files = [];
-const walk = (dir) => {
-  for (const e of readdirSync(dir, { withFileTypes: true })) {
-    const p = join(dir, e.name);
-    if (e.isDirectory()) walk(p);
-    else files.push({ path: relative(out, p), bytes: statSync(p).size });
-  }
-};
-walk(out);
-files.sort((a, b) => (a.path < b.path ? -1 : 1));
 const runInfo = { set, agent, version, cli: /^cli: (.*)$/m.exec(info)[1], ids, cwd: join(run, 'proj'), generated: new Date().toISOString().slice(0, 10) };
 writeFileSync(join(out, 'run.json'), JSON.stringify(runInfo, null, 2) + '\n');
-
-const notesFile = join(here, 'notes', `${agent}-${version}.md`);
-const handWritten = existsSync(notesFile) ? readFileSync(notesFile, 'utf8').trim() : '_No notes written for this version yet._';
-const notes = [
-  `# ${agent} ${version}: genuine sessions`,
-  '',
-  `Written by the real \`${runInfo.cli}\` against scripts/conformance/mock-llm.cjs (fresh HOME, \`npm run conformance ${set}\`, ${runInfo.generated}).`,
-  `The project directory was \`${runInfo.cwd}\`. \`home/\` holds only what sivtr reads, where the CLI put it; \`cli-stdout/\` is the CLI's own output per step.`,
-  '',
-  '## Ids',
-  ...Object.entries(ids).map(([k, v]) => `- ${k}: \`${v}\``),
-  '',
-  '## Files',
-  ...files.filter((f) => !f.path.startsWith('cli-stdout/')).map((f) => `- \`${f.path}\` (${f.bytes} bytes)`),
-  '',
-  '## What the driver did and what surprised us',
-  '',
-  handWritten,
-  '',
-].join('\n');
-writeFileSync(join(out, 'NOTES.md'), notes);
+const files = writeNotes(out, runInfo);
 console.log(`${set}: ${relative(process.cwd(), out)} (${files.length} files, ${files.reduce((n, f) => n + f.bytes, 0)} bytes)`);
+
+function writeNotes(dir, runInfo) {
+  const files = [];
+  const walk = (d) => {
+    for (const e of readdirSync(d, { withFileTypes: true })) {
+      const p = join(d, e.name);
+      if (e.isDirectory()) walk(p);
+      else if (e.name !== 'NOTES.md') files.push({ path: relative(dir, p), bytes: statSync(p).size });
+    }
+  };
+  walk(dir);
+  files.sort((a, b) => (a.path < b.path ? -1 : 1));
+  const notesFile = join(here, 'notes', `${runInfo.agent}-${runInfo.version}.md`);
+  const handWritten = existsSync(notesFile) ? readFileSync(notesFile, 'utf8').trim() : '_No notes written for this version yet._';
+  const notes = [
+    `# ${runInfo.agent} ${runInfo.version}: genuine sessions`,
+    '',
+    `Written by the real \`${runInfo.cli}\` against scripts/conformance/mock-llm.cjs (fresh HOME, \`npm run conformance ${runInfo.set}\`, ${runInfo.generated}).`,
+    `The project directory was \`${runInfo.cwd}\`. \`home/\` holds only what sivtr reads, where the CLI put it (\`sample/\` for agents sivtr does not read yet); \`cli-stdout/\` is the CLI's own output per step.`,
+    '',
+    '## Ids',
+    ...Object.entries(runInfo.ids).map(([k, v]) => `- ${k}: \`${v}\``),
+    '',
+    '## Files',
+    ...files.filter((f) => !f.path.startsWith('cli-stdout/')).map((f) => `- \`${f.path}\` (${f.bytes} bytes)`),
+    '',
+    '## What the driver did and what surprised us',
+    '',
+    handWritten,
+    '',
+  ].join('\n');
+  writeFileSync(join(dir, 'NOTES.md'), notes);
+  return files;
+}
