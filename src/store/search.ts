@@ -300,10 +300,34 @@ export function search(index: IndexDb, req: SearchRequest): SearchResult {
     kept.push(c);
   }
   kept.sort(compare);
-  const page = kept.slice(0, req.limit);
+  const unique = withoutReplays(index, chunks, kept);
+  const page = unique.slice(0, req.limit);
   const ids = sessionDisplayIds(index, new Set(page.map((c) => c.source)));
   const hits = page.map((c) => toHit(index, chunks, c, req, terms, ids));
-  return { hits, total: kept.length, folded, own };
+  return { hits, total: unique.length, folded, own };
+}
+
+/**
+ * Forks and background handoffs (Claude Code --fork-session, Codex and OpenCode forks, pi
+ * --fork) replay their parent's turns with the same text and time: each such turn is one hit,
+ * not one per session that carries it. Only units sharing a source and a time are compared.
+ */
+function withoutReplays(index: IndexDb, chunks: Map<number, StoredChunk | undefined>, sorted: Candidate[]): Candidate[] {
+  const sameTime = new Map<string, number>();
+  const timeKey = (c: Candidate): string | undefined => (c.at === null || c.source === HISTORY_SOURCE || c.source === 'terminal' ? undefined : `${c.source}\0${c.at}`);
+  for (const c of sorted) {
+    const k = timeKey(c);
+    if (k !== undefined) sameTime.set(k, (sameTime.get(k) ?? 0) + 1);
+  }
+  const seen = new Set<string>();
+  return sorted.filter((c) => {
+    const k = timeKey(c);
+    if (k === undefined || sameTime.get(k)! < 2) return true;
+    const content = `${k}\0${partsOf(index, chunks, c.uid, 'content').map((p) => `${p.kind}:${p.text}`).join('\0')}`;
+    if (seen.has(content)) return false;
+    seen.add(content);
+    return true;
+  });
 }
 
 function titleCandidates(index: IndexDb, req: SearchRequest, terms: QueryTerms): Candidate[] {

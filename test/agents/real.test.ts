@@ -323,6 +323,16 @@ for (const set of sets) {
       });
     });
 
+    // forks replay their parent's turns with the parent's timestamps in these five
+    test.runIf(['claude', 'codex', 'pi', 'gemini', 'opencode'].includes(run.agent))('search finds a turn a fork replays once, not once per session carrying it', () => {
+      const r = cli(['search', run.agent, 'banana', '--format', 'refs', '--limit', '50']);
+      expect(r.code).toBe(0);
+      const refs = r.stdout.trim().split('\n').filter(Boolean);
+      const firstPrompt = sessions[0]!.turns[0]!.user;
+      const prompts = refs.map((ref) => (JSON.parse(cli(['show', ref, '--json']).stdout) as ShownTurn).blocks.find((b) => b.kind === 'user')?.text);
+      expect(prompts.filter((p) => p === firstPrompt)).toHaveLength(1);
+    });
+
     test('nothing sivtr reads is modified', () => {
       // search builds an index from every session: the heaviest read there is
       expect(cli(['search', run.agent, 'hello']).code).toBe(0);
