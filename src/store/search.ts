@@ -314,7 +314,7 @@ export function search(index: IndexDb, req: SearchRequest): SearchResult {
  */
 function withoutReplays(index: IndexDb, chunks: Map<number, StoredChunk | undefined>, sorted: Candidate[]): Candidate[] {
   const sameTime = new Map<string, number>();
-  const timeKey = (c: Candidate): string | undefined => (c.at === null || c.source === HISTORY_SOURCE || c.source === 'terminal' ? undefined : `${c.source}\0${c.at}`);
+  const timeKey = (c: Candidate): string | undefined => (c.at === null || c.source === 'history' || c.source === 'terminal' ? undefined : `${c.source}\0${c.at}`);
   for (const c of sorted) {
     const k = timeKey(c);
     if (k !== undefined) sameTime.set(k, (sameTime.get(k) ?? 0) + 1);
