@@ -9,13 +9,14 @@ import { droid } from './droid.js';
 import { gemini } from './gemini.js';
 import { kilo } from './kilo.js';
 import { opencode } from './opencode.js';
+import { openhands } from './openhands.js';
 import { cline } from './cline.js';
 import { roo } from './roo.js';
 import { pi } from './pi.js';
 import { qwen } from './qwen.js';
 import type { Provider } from './types.js';
 
-const providers: Provider[] = [claude, codex, pi, opencode, gemini, copilot, qwen, cline, roo, cursor, kilo, droid, continueCli, auggie];
+const providers: Provider[] = [claude, codex, pi, opencode, gemini, copilot, qwen, cline, roo, cursor, kilo, droid, continueCli, auggie, openhands];
 
 export function allProviders(): readonly Provider[] {
   return providers;
