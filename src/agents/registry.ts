@@ -14,9 +14,10 @@ import { cline } from './cline.js';
 import { roo } from './roo.js';
 import { pi } from './pi.js';
 import { qwen } from './qwen.js';
+import { zed } from './zed.js';
 import type { Provider } from './types.js';
 
-const providers: Provider[] = [claude, codex, pi, opencode, gemini, copilot, qwen, cline, roo, cursor, kilo, droid, continueCli, auggie, openhands];
+const providers: Provider[] = [claude, codex, pi, opencode, gemini, copilot, qwen, cline, roo, cursor, kilo, droid, continueCli, auggie, openhands, zed];
 
 export function allProviders(): readonly Provider[] {
   return providers;

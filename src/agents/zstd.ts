@@ -68,3 +68,9 @@ export async function withDecompressed<T>(path: string, use: (plainPath: string)
     rmSync(dir, { recursive: true, force: true });
   }
 }
+
+/** A whole zstd frame held in memory (a database cell), decompressed at once. */
+export async function zstdDecompress(data: Uint8Array): Promise<Uint8Array> {
+  const fzstd = await import('fzstd');
+  return fzstd.decompress(data);
+}
