@@ -7,6 +7,8 @@ import { copilot } from './copilot.js';
 import { cursor } from './cursor.js';
 import { droid } from './droid.js';
 import { gemini } from './gemini.js';
+import { goose } from './goose.js';
+import { hermes } from './hermes.js';
 import { kilo } from './kilo.js';
 import { opencode } from './opencode.js';
 import { openhands } from './openhands.js';
@@ -17,7 +19,7 @@ import { qwen } from './qwen.js';
 import { zed } from './zed.js';
 import type { Provider } from './types.js';
 
-const providers: Provider[] = [claude, codex, pi, opencode, gemini, copilot, qwen, cline, roo, cursor, kilo, droid, continueCli, auggie, openhands, zed];
+const providers: Provider[] = [claude, codex, pi, opencode, gemini, copilot, qwen, cline, roo, cursor, kilo, droid, continueCli, auggie, openhands, zed, goose, hermes];
 
 export function allProviders(): readonly Provider[] {
   return providers;

@@ -1,0 +1,165 @@
+// Goose: one SQLite database, `<data>/goose/sessions/sessions.db` with `<data>` =
+// `$GOOSE_PATH_ROOT/data` when set, else $XDG_DATA_HOME or ~/.local/share (also on macOS), else
+// %APPDATA%\Block\goose\data on Windows (docs/formats.md). `messages.content_json` is an array of
+// typed items (`text`, `thinking`, `toolRequest`, `toolResponse`, …); tool responses ride in user
+// rows, so a user row holding only them is no prompt. Rows the user never saw
+// (`metadata_json.userVisible: false`, compaction summaries) are left out; sub-agent and hidden
+// sessions are not listed.
+import type { Database } from 'better-sqlite3';
+import { join } from 'node:path';
+import { warn } from '../errors.js';
+import { expandHome, homeOf, imagePlaceholder, isObject, labelToolOutputs, prettyArgs, pushBlock, statOrUndefined, str, titleFrom, toIso } from './common.js';
+import { columnsOf, openReadOnly } from './sqlite.js';
+import type { AgentSession, Block, DiscoverOptions, Provider, SessionSummary } from './types.js';
+
+type Rec = Record<string, unknown>;
+const PREFIX = 'goose:';
+
+export function gooseDb(env: NodeJS.ProcessEnv): string {
+  if (env.GOOSE_PATH_ROOT) return join(expandHome(env.GOOSE_PATH_ROOT, env), 'data', 'sessions', 'sessions.db');
+  if (process.platform === 'win32') return join(env.APPDATA ?? join(homeOf(env), 'AppData', 'Roaming'), 'Block', 'goose', 'data', 'sessions', 'sessions.db');
+  const data = env.XDG_DATA_HOME ? expandHome(env.XDG_DATA_HOME, env) : join(homeOf(env), '.local', 'share');
+  return join(data, 'goose', 'sessions', 'sessions.db');
+}
+
+const json = (text: unknown): unknown => {
+  if (typeof text !== 'string') return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+};
+
+/** Goose writes `updated_at` as UTC text without a zone (`2026-05-03 11:02:10`). */
+function utc(value: unknown): string | undefined {
+  if (typeof value === 'string' && /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}/.test(value)) return toIso(value.replace(' ', 'T') + (/[Z+-]\d*$/.test(value.slice(19)) ? '' : 'Z'));
+  return toIso(value);
+}
+
+async function withDb<T>(env: NodeJS.ProcessEnv, use: (db: Database) => T): Promise<T | undefined> {
+  const path = gooseDb(env);
+  if (!statOrUndefined(path)) return undefined;
+  try {
+    const db = await openReadOnly(path);
+    try {
+      return use(db);
+    } finally {
+      db.close();
+    }
+  } catch (error) {
+    warn(`cannot read the Goose database ${path} (${(error as Error).message}) — check its permissions`);
+    return undefined;
+  }
+}
+
+function resultText(result: Rec): { text: string; isError: boolean } {
+  if (result.status === 'error') return { text: str(result.error) ?? prettyArgs(result.error), isError: true };
+  const value = isObject(result.value) ? result.value : {};
+  const content = Array.isArray(value.content) ? value.content : Array.isArray(result.value) ? (result.value as unknown[]) : [];
+  const texts = content.filter(isObject).map((c) => (c.type === 'text' ? str(c.text) ?? '' : c.type === 'image' ? imagePlaceholder(str(c.mimeType), c.data) : ''));
+  return { text: texts.join('\n'), isError: value.isError === true };
+}
+
+export function gooseBlocks(rows: Rec[]): Block[] {
+  const blocks: Block[] = [];
+  for (const row of rows) {
+    const meta = json(row.metadata_json);
+    if (isObject(meta) && meta.userVisible === false) continue;
+    const items = json(row.content_json);
+    if (!Array.isArray(items)) continue;
+    const timestamp = toIso(row.created_timestamp);
+    const role = str(row.role);
+    for (const item of items) {
+      if (!isObject(item)) continue;
+      switch (item.type) {
+        case 'text':
+          pushBlock(blocks, role === 'user' ? 'user' : 'assistant', str(item.text), { timestamp });
+          break;
+        case 'image':
+          pushBlock(blocks, role === 'user' ? 'user' : 'assistant', imagePlaceholder(str(item.mimeType), item.data), { timestamp });
+          break;
+        case 'thinking':
+          pushBlock(blocks, 'thinking', str(item.thinking), { timestamp });
+          break;
+        case 'toolRequest':
+        case 'frontendToolRequest': {
+          const call = isObject(item.toolCall) ? item.toolCall : {};
+          const value = isObject(call.value) ? call.value : {};
+          pushBlock(blocks, 'tool_call', prettyArgs(value.arguments) || '{}', { timestamp, label: str(value.name), callId: str(item.id) });
+          break;
+        }
+        case 'toolResponse': {
+          const { text, isError } = resultText(isObject(item.toolResult) ? item.toolResult : {});
+          pushBlock(blocks, 'tool_output', text, { timestamp, callId: str(item.id), isError: isError ? true : undefined });
+          break;
+        }
+        default:
+          break; // redactedThinking, confirmations, notifications, legacy conversationCompacted
+      }
+    }
+  }
+  labelToolOutputs(blocks);
+  return blocks;
+}
+
+function loadRows(db: Database, id: string): Rec[] {
+  const cols = columnsOf(db, 'messages');
+  if (!cols.has('content_json')) return [];
+  const order = cols.has('created_timestamp') ? 'created_timestamp, id' : 'id';
+  const meta = cols.has('metadata_json') ? 'metadata_json' : 'NULL AS metadata_json';
+  return db.prepare(`SELECT role, content_json, ${cols.has('created_timestamp') ? 'created_timestamp' : 'NULL AS created_timestamp'}, ${meta} FROM messages WHERE session_id = ? ORDER BY ${order}`).all(id) as Rec[];
+}
+
+async function* discover(opts: DiscoverOptions): AsyncIterable<SessionSummary> {
+  const rows = await withDb(opts.env, (db) => {
+    const cols = columnsOf(db, 'sessions');
+    if (!cols.has('id')) return [];
+    const pick = (c: string): string => (cols.has(c) ? c : `NULL AS ${c}`);
+    const where = cols.has('session_type') ? "WHERE session_type IS NULL OR session_type NOT IN ('sub_agent', 'hidden')" : '';
+    const list = db.prepare(`SELECT id, ${pick('name')}, ${pick('description')}, ${pick('working_dir')}, ${pick('created_at')}, ${pick('updated_at')} FROM sessions ${where}`).all() as Rec[];
+    for (const r of list) {
+      if (!str(r.name) && !str(r.description)) r.first = titleFrom(gooseBlocks(loadRows(db, String(r.id)).slice(0, 4)).find((b) => b.kind === 'user')?.text);
+    }
+    return list;
+  });
+  for (const r of rows ?? []) {
+    const id = String(r.id);
+    const cwd = str(r.working_dir);
+    const updated = utc(r.updated_at) ?? utc(r.created_at) ?? new Date(0).toISOString();
+    yield {
+      provider: 'goose',
+      id,
+      location: PREFIX + id,
+      cwd,
+      cwds: cwd ? [cwd] : [],
+      title: str(r.name) || str(r.description) || str(r.first),
+      startedAt: utc(r.created_at),
+      updatedAt: updated,
+      version: updated,
+    };
+  }
+}
+
+async function load(summary: SessionSummary, opts: DiscoverOptions): Promise<AgentSession> {
+  const id = summary.location.startsWith(PREFIX) ? summary.location.slice(PREFIX.length) : summary.id;
+  const rows = (await withDb(opts.env, (db) => loadRows(db, id))) ?? [];
+  const blocks = gooseBlocks(rows);
+  return {
+    id,
+    cwd: summary.cwd,
+    title: summary.title ?? titleFrom(blocks.find((b) => b.kind === 'user')?.text),
+    startedAt: summary.startedAt,
+    updatedAt: summary.updatedAt,
+    blocks,
+    lastTurnOpen: blocks.length > 0 && blocks.at(-1)!.kind !== 'assistant',
+  };
+}
+
+export const goose: Provider = {
+  name: 'goose',
+  discover,
+  load,
+  dataLocation: gooseDb,
+  watchedPaths: (env) => [gooseDb(env), `${gooseDb(env)}-wal`],
+};
