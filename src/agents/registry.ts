@@ -4,6 +4,7 @@ import { claude } from './claude.js';
 import { codex } from './codex.js';
 import { continueCli } from './continue.js';
 import { copilot } from './copilot.js';
+import { crush } from './crush.js';
 import { cursor } from './cursor.js';
 import { droid } from './droid.js';
 import { gemini } from './gemini.js';
@@ -19,7 +20,7 @@ import { qwen } from './qwen.js';
 import { zed } from './zed.js';
 import type { Provider } from './types.js';
 
-const providers: Provider[] = [claude, codex, pi, opencode, gemini, copilot, qwen, cline, roo, cursor, kilo, droid, continueCli, auggie, openhands, zed, goose, hermes];
+const providers: Provider[] = [claude, codex, pi, opencode, gemini, copilot, qwen, cline, roo, cursor, kilo, droid, continueCli, auggie, openhands, zed, goose, hermes, crush];
 
 export function allProviders(): readonly Provider[] {
   return providers;
