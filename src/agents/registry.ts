@@ -1,4 +1,5 @@
 // The only list of agent providers. The CLI, refs, `sessions` and search read it from here.
+import { aider } from './aider.js';
 import { auggie } from './auggie.js';
 import { claude } from './claude.js';
 import { codex } from './codex.js';
@@ -9,6 +10,7 @@ import { cursor } from './cursor.js';
 import { droid } from './droid.js';
 import { gemini } from './gemini.js';
 import { goose } from './goose.js';
+import { grok } from './grok.js';
 import { hermes } from './hermes.js';
 import { kilo } from './kilo.js';
 import { opencode } from './opencode.js';
@@ -20,7 +22,7 @@ import { qwen } from './qwen.js';
 import { zed } from './zed.js';
 import type { Provider } from './types.js';
 
-const providers: Provider[] = [claude, codex, pi, opencode, gemini, copilot, qwen, cline, roo, cursor, kilo, droid, continueCli, auggie, openhands, zed, goose, hermes, crush];
+const providers: Provider[] = [claude, codex, pi, opencode, gemini, copilot, qwen, cline, roo, cursor, kilo, droid, continueCli, auggie, openhands, zed, goose, hermes, crush, grok, aider];
 
 export function allProviders(): readonly Provider[] {
   return providers;

@@ -1,0 +1,125 @@
+// Aider: `.aider.chat.history.md` at the root of each repository it ran in (or the file named by
+// $AIDER_CHAT_HISTORY_FILE), Markdown appended over many runs (docs/formats.md). Each run starts
+// with `# aider chat started at <local time>` and is one session; `#### ` lines are what the user
+// typed, `> ` lines are Aider's own output (edits applied, commits, command output), everything
+// else is the model's reply; `/run`-style commands are tool calls whose output follows. There is no global index, so sessions are found from the current
+// directory up to the file system root.
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { statOrUndefined, expandHome, pushBlock, titleFrom } from './common.js';
+import type { AgentSession, Block, DiscoverOptions, Provider, SessionSummary } from './types.js';
+
+const FILE = '.aider.chat.history.md';
+const START = /^# aider chat started at (\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2})\s*$/;
+
+function historyFiles(env: NodeJS.ProcessEnv, cwd: string): string[] {
+  const out = new Set<string>();
+  if (env.AIDER_CHAT_HISTORY_FILE) out.add(resolve(cwd, expandHome(env.AIDER_CHAT_HISTORY_FILE, env)));
+  for (let dir = resolve(cwd); ; dir = dirname(dir)) {
+    const file = join(dir, FILE);
+    if (existsSync(file)) out.add(file);
+    if (dirname(dir) === dir) break;
+  }
+  return [...out].filter((f) => existsSync(f));
+}
+
+type Run = { started: string; lines: string[] };
+
+function runsOf(text: string): Run[] {
+  const runs: Run[] = [];
+  for (const line of text.replace(/\r\n/g, '\n').split('\n')) {
+    const m = START.exec(line);
+    if (m) runs.push({ started: m[1]!, lines: [] });
+    else runs.at(-1)?.lines.push(line);
+  }
+  return runs;
+}
+
+export function aiderBlocks(lines: string[]): Block[] {
+  const blocks: Block[] = [];
+  let kind: 'user' | 'assistant' | 'tool_output' | undefined;
+  let buf: string[] = [];
+  const flush = (): void => {
+    if (kind) pushBlock(blocks, kind, buf.join('\n'), kind === 'tool_output' ? { label: blocks.at(-1)?.kind === 'tool_call' ? blocks.at(-1)!.label : 'aider' } : {});
+    buf = [];
+  };
+  const header = { seen: false };
+  for (const line of lines) {
+    const next = line.startsWith('#### ') ? 'user' : line.startsWith('> ') || line === '>' ? 'tool_output' : line.trim() === '' ? kind : 'assistant';
+    // The `> Aider v…` banner before the first prompt describes the run, not a command.
+    if (!header.seen && next === 'tool_output') continue;
+    if (next === 'user') header.seen = true;
+    if (next !== kind) {
+      flush();
+      kind = next;
+    }
+    // `/run`, `/test`, `/lint`, `/git` and `!cmd` run a shell command: a tool call, its output the `> ` lines after it
+    const shell = next === 'user' ? /^(?:\/(run|test|lint|git)\s+|!)(.*)$/.exec(line.slice(5)) : null;
+    if (shell) {
+      flush();
+      pushBlock(blocks, 'tool_call', (shell[1] === 'git' ? 'git ' : '') + shell[2]!, { label: shell[1] ?? 'run' });
+      kind = undefined;
+      continue;
+    }
+    buf.push(next === 'user' ? line.slice(5) : next === 'tool_output' ? line.replace(/^> ?/, '') : line);
+  }
+  flush();
+  return blocks;
+}
+
+/** Local time as written by Aider, read as this machine's local time. */
+const localIso = (stamp: string): string => new Date(stamp.replace(' ', 'T')).toISOString();
+
+const fileKey = (file: string): string => createHash('sha1').update(file).digest('hex').slice(0, 6);
+const idOf = (file: string, started: string): string => `${fileKey(file)}-${started.replace(/\D/g, '')}`;
+
+function sessionsOf(file: string): { summary: SessionSummary; blocks: Block[] }[] {
+  const runs = runsOf(readFileSync(file, 'utf8'));
+  const cwd = dirname(file);
+  const st = statOrUndefined(file);
+  const mtime = st?.mtimeMs ?? 0;
+  // Many sessions share one file: any change to it is a new version of each of them.
+  const version = `${mtime}:${st?.size ?? 0}`;
+  return runs.map((run, i) => {
+    const blocks = aiderBlocks(run.lines);
+    const started = localIso(run.started);
+    const next = runs[i + 1];
+    return {
+      blocks,
+      summary: {
+        provider: 'aider',
+        id: idOf(file, run.started),
+        location: `${file}#${run.started}`,
+        cwd,
+        cwds: [cwd],
+        title: titleFrom(blocks.find((b) => b.kind === 'user')?.text),
+        startedAt: started,
+        // a run ends where the next begins; the last one is as new as the file
+        updatedAt: next ? localIso(next.started) : new Date(mtime).toISOString(),
+        version,
+      },
+    };
+  });
+}
+
+async function* discover(opts: DiscoverOptions): AsyncIterable<SessionSummary> {
+  for (const file of historyFiles(opts.env, process.cwd())) {
+    for (const s of sessionsOf(file)) if (s.blocks.some((b) => b.kind === 'user')) yield s.summary;
+  }
+}
+
+async function load(summary: SessionSummary): Promise<AgentSession> {
+  const file = summary.location.slice(0, summary.location.lastIndexOf('#'));
+  const found = sessionsOf(file).find((s) => s.summary.id === summary.id);
+  const blocks = found?.blocks ?? [];
+  return { id: summary.id, cwd: summary.cwd, title: summary.title, startedAt: summary.startedAt, updatedAt: summary.updatedAt, blocks, lastTurnOpen: blocks.at(-1)?.kind === 'user' };
+}
+
+export const aider: Provider = {
+  name: 'aider',
+  discover,
+  load,
+  dataLocation: () => join(process.cwd(), FILE),
+  watchedPaths: (env) => historyFiles(env, process.cwd()),
+};

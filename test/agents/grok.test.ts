@@ -1,0 +1,61 @@
+// Grok Build, on hand-made updates.jsonl files in the Agent Client Protocol shape the spec gives
+// (no genuine ones: the CLI installs from outside npm): chunks joined, a tool call and its
+// updates, a turn still running, a sub-agent left out, GROK_HOME.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { cleanEnv, runCli, tempDir } from '../helpers/cli.js';
+
+let tmp: ReturnType<typeof tempDir>;
+beforeEach(() => {
+  tmp = tempDir('sivtr-grok-');
+});
+afterEach(() => tmp.cleanup());
+
+let t = 1796119200;
+const up = (update: Record<string, unknown>): string => JSON.stringify({ timestamp: t++, update });
+const text = (s: string) => ({ type: 'text', text: s });
+
+function session(root: string, cwd: string, id: string, kind?: string): void {
+  const dir = join(root, 'sessions', encodeURIComponent(cwd), id);
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, 'summary.json'), JSON.stringify({ info: { id }, cwd, generated_title: 'Fix the flaky test', ...(kind ? { session_kind: kind } : {}) }));
+  writeFileSync(join(dir, 'updates.jsonl'), [
+    up({ sessionUpdate: 'user_message_chunk', content: text('why is ') }),
+    up({ sessionUpdate: 'user_message_chunk', content: text('auth.test flaky?') }),
+    up({ sessionUpdate: 'agent_thought_chunk', content: text('check timing') }),
+    up({ sessionUpdate: 'agent_message_chunk', content: text('Running it.') }),
+    up({ sessionUpdate: 'tool_call', toolCallId: 'tc1', title: 'bash', kind: 'execute', status: 'pending', rawInput: { command: 'npm test auth' } }),
+    up({ sessionUpdate: 'tool_call_update', toolCallId: 'tc1', status: 'in_progress' }),
+    up({ sessionUpdate: 'tool_call_update', toolCallId: 'tc1', status: 'failed', content: [{ type: 'content', content: text('1 failed: timeout') }] }),
+    up({ sessionUpdate: 'agent_message_chunk', content: text('It times out ') }),
+    up({ sessionUpdate: 'agent_message_chunk', content: text('under load.') }),
+    up({ sessionUpdate: 'turn_completed', usage: {} }),
+    up({ sessionUpdate: 'user_message_chunk', content: text('fix it') }),
+    up({ sessionUpdate: 'agent_message_chunk', content: text('Looking') }),
+  ].join('\n') + '\n');
+}
+
+describe('grok', () => {
+  it('joins chunks, pairs tool updates with their call, and keeps the running turn out of copy', () => {
+    const work = join(tmp.path, 'app');
+    mkdirSync(work);
+    session(join(tmp.path, '.grok'), work, 'g1');
+    session(join(tmp.path, '.grok'), work, 'g2', 'subagent');
+    const env = cleanEnv(tmp.path);
+    const listed = runCli(['sessions', 'grok', '--json'], { env, cwd: work });
+    expect(listed.stderr).toBe('');
+    expect(JSON.parse(listed.stdout)).toEqual([expect.objectContaining({ id: 'g1', title: 'Fix the flaky test', cwd: work, turns: 2 })]);
+    const turn = JSON.parse(runCli(['show', 'grok/g1/1', '--json'], { env, cwd: work }).stdout) as { blocks: Record<string, unknown>[] };
+    expect(turn.blocks.map((b) => b.kind)).toEqual(['user', 'thinking', 'assistant', 'tool_call', 'tool_output', 'assistant']);
+    expect(turn.blocks[0]!.text).toBe('why is auth.test flaky?');
+    expect(turn.blocks[4]).toMatchObject({ label: 'bash', callId: 'tc1', text: '1 failed: timeout', isError: true });
+    expect(runCli(['copy', 'grok', 'out', '--print'], { env, cwd: work }).stdout.trimEnd()).toBe('It times out under load.');
+  });
+
+  it('honours GROK_HOME', () => {
+    session(join(tmp.path, 'gh'), tmp.path, 'g3');
+    const env = cleanEnv(tmp.path, { GROK_HOME: join(tmp.path, 'gh') });
+    expect(JSON.parse(runCli(['sessions', 'grok', '--global', '--json'], { env }).stdout)).toHaveLength(1);
+  });
+});
