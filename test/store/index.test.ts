@@ -219,15 +219,16 @@ describe('chunked storage', () => {
     expect(searchWithStats(['terminal', 'kazebuseen']).refs).toEqual([]);
   });
 
+  // Enough records that the index's fixed cost (schema, one fingerprint per registered source) is small beside them.
   it('stores less than the sources hold, even for output that repeats', () => {
     const lines: string[] = [];
-    for (let i = 0; i < 400; i++) {
+    for (let i = 0; i < 800; i++) {
       const output = Array.from({ length: 40 }, (_, k) => `src/module${k}/file${i}.ts:${k * 7}: warning unused variable \`value_${k}\``).join('\n');
       lines.push(JSON.stringify({ prompt: '$ ', command: `npm run lint -- --shard ${i}`, output, cwd: '/srv/app', ended_at: new Date(Date.UTC(2026, 10, 1, 0, i)).toISOString(), exit_code: 1 }));
     }
     writeFileSync(world.logPath, lines.join('\n') + '\n');
-    const { refs } = searchWithStats(['terminal', 'file399.ts:21']);
-    expect(refs).toEqual([`terminal/${TERMINAL_ID}/400`]);
+    const { refs } = searchWithStats(['terminal', 'file799.ts:21']);
+    expect(refs).toEqual([`terminal/${TERMINAL_ID}/800`]);
     const sources = statSync(world.logPath).size;
     const index = readdirSync(world.data).filter((f) => f.startsWith('index.db')).reduce((n, f) => n + statSync(join(world.data, f)).size, 0);
     expect(index).toBeLessThan(sources * 0.3);
