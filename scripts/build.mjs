@@ -8,7 +8,10 @@ import { build } from 'esbuild';
 
 // string-width (and the Unicode tables it imports) is ESM-only and needed synchronously by the
 // text model: bundled in, since a CommonJS bundle cannot require() ESM on Node 20.
-const BUNDLED = new Set(['string-width', 'get-east-asian-width', 'strip-ansi', 'ansi-regex']);
+// better-sqlite3's JavaScript too: resolving, reading and compiling its dozen small files one by
+// one cost ~7 ms of every search. Its native addon is loaded by path (src/session/sqlite.ts),
+// so `bindings` (external) is not reached.
+const BUNDLED = new Set(['string-width', 'get-east-asian-width', 'strip-ansi', 'ansi-regex', 'better-sqlite3']);
 
 /** Every bare package import stays external except `names` (esbuild's `packages: 'external'`, with exceptions). */
 function externalPackagesExcept(names) {

@@ -35,7 +35,7 @@ export function formatHits(result: SearchResult, format: SearchFormat, colour: b
       return hits.map((h) => h.fullRef + '\n').join('');
     case 'timeline':
       return [...hits]
-        .sort((a, b) => (a.at ? Date.parse(a.at) : 0) - (b.at ? Date.parse(b.at) : 0) || a.ref.localeCompare(b.ref))
+        .sort((a, b) => (a.at ? Date.parse(a.at) : 0) - (b.at ? Date.parse(b.at) : 0) || (a.ref < b.ref ? -1 : a.ref > b.ref ? 1 : 0))
         .map((h) => `${localTime(h.at, NO_TIME)}  ${h.ref}  ${oneLine(h.snippet || h.title)}\n`)
         .join('');
     case 'full': {

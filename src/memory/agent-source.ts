@@ -22,7 +22,7 @@ async function discoverAll(provider: Provider, env: NodeJS.ProcessEnv): Promise<
     if (!seen || s.updatedAt > seen.updatedAt) byId.set(s.id, s);
   }
   cache.save(true);
-  const sorted = [...byId.values()].sort((a, b) => (a.updatedAt < b.updatedAt ? 1 : a.updatedAt > b.updatedAt ? -1 : a.id.localeCompare(b.id)));
+  const sorted = [...byId.values()].sort((a, b) => (a.updatedAt < b.updatedAt ? 1 : a.updatedAt > b.updatedAt ? -1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0)); // not localeCompare: its first call loads ICU (ms)
   const summaries = childrenUnderParents(sorted);
   return { summaries, ids: displayIds(summaries.map((s) => s.id)), cache };
 }

@@ -1,31 +1,41 @@
-// The one SQLite opener for sivtr's own databases (history.db, index.db). better-sqlite3 is a
-// native module that costs startup time, so it is required here, at the point of use, and never
-// imported at module top level by anything the CLI bundle loads.
+// The one place better-sqlite3 is constructed, for agents' databases (openSqlite) and sivtr's own
+// (history.db, index.db: openDb, with WAL, a busy timeout and owner-only files). Its JavaScript is
+// bundled (scripts/build.mjs) and runs only when a command reaches this module; its native addon
+// is loaded by path on the first open, skipping the `bindings` lookup, which tries a dozen paths
+// and throws for each miss.
 import { chmodSync, existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import type BetterSqlite3 from 'better-sqlite3';
+import { dirname, join } from 'node:path';
+import BetterSqlite3 from 'better-sqlite3';
 
 export type Db = BetterSqlite3.Database;
 
-type DbConstructor = new (path: string, options?: BetterSqlite3.Options) => Db;
+let addonCache: string | undefined;
 
-let constructorCache: DbConstructor | undefined;
-
-function sqliteConstructor(): DbConstructor {
-  if (!constructorCache) {
-    const require = createRequire(import.meta.url);
-    constructorCache = require('better-sqlite3') as DbConstructor;
+/** The addon where npm builds it; `bindings`' own search when it is elsewhere (a prebuilt layout). */
+function nativeBinding(): string | undefined {
+  if (addonCache === undefined) {
+    try {
+      const path = join(dirname(createRequire(import.meta.url).resolve('better-sqlite3/package.json')), 'build', 'Release', 'better_sqlite3.node');
+      addonCache = existsSync(path) ? path : '';
+    } catch {
+      addonCache = '';
+    }
   }
-  return constructorCache;
+  return addonCache === '' ? undefined : addonCache;
+}
+
+export function openSqlite(path: string, options: BetterSqlite3.Options = {}): Db {
+  const addon = nativeBinding();
+  return new BetterSqlite3(path, addon ? { ...options, nativeBinding: addon } : options);
 }
 
 export type OpenOptions = { readonly?: boolean };
 
 /** Opens (creating unless read-only) one of our databases with WAL and a busy timeout. */
 export function openDb(path: string, opts: OpenOptions = {}): Db {
-  const Database = sqliteConstructor();
   const created = !opts.readonly && !existsSync(path);
-  const db = new Database(path, { readonly: opts.readonly ?? false, fileMustExist: opts.readonly ?? false, timeout: 5000 });
+  const db = openSqlite(path, { readonly: opts.readonly ?? false, fileMustExist: opts.readonly ?? false, timeout: 5000 });
   if (!opts.readonly) {
     // Captured output is as private as the terminal logs: owner-only, like them.
     if (created) chmodSync(path, 0o600);
@@ -37,7 +47,7 @@ export function openDb(path: string, opts: OpenOptions = {}): Db {
 
 /** A private scratch database: the same schema and queries as a file, nothing written to disk. */
 export function openMemoryDb(): Db {
-  return new (sqliteConstructor())(':memory:');
+  return openSqlite(':memory:');
 }
 
 /** Errors that mean the file is not a usable database (as opposed to locked or unwritable). */

@@ -209,13 +209,10 @@ function unitRows(index: IndexDb, req: SearchRequest, ids: number[] | undefined)
   }
   let from = 'units u';
   if (ids) {
-    // A temp table keeps the statement small whatever the number of candidates.
-    index.db.exec('CREATE TEMP TABLE IF NOT EXISTS search_ids (id INTEGER PRIMARY KEY); DELETE FROM search_ids;');
-    const insert = index.db.prepare('INSERT OR IGNORE INTO search_ids (id) VALUES (?)');
-    index.transaction(() => {
-      for (const id of ids) insert.run(id);
-    });
-    from = 'search_ids c JOIN units u ON u.id = c.id';
+    // One JSON parameter keeps the statement small whatever the number of candidates (and,
+    // unlike a temp table, creates no file).
+    from = 'json_each(?) c JOIN units u ON u.id = c.value';
+    params.unshift(JSON.stringify(ids));
   }
   const sql = `SELECT u.id AS uid, s.source, s.sid, u.idx, u.at, u.at_text, u.cwd, u.status, u.title, u.complete, s.title AS session_title,
       (SELECT max(idx) FROM units WHERE session = u.session) AS last_idx
@@ -251,11 +248,14 @@ function isSelfEcho(row: UnitRow, req: SearchRequest): boolean {
   return row.idx === row.last_idx && row.complete === 0;
 }
 
+const codeUnitOrder = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
 function compare(a: Candidate, b: Candidate): number {
   if (a.allTerms !== b.allTerms) return a.allTerms ? -1 : 1;
   if (a.score !== b.score) return a.score - b.score;
   if ((a.at ?? -Infinity) !== (b.at ?? -Infinity)) return (b.at ?? -Infinity) - (a.at ?? -Infinity);
-  return a.source.localeCompare(b.source) || a.sid.localeCompare(b.sid) || a.idx - b.idx;
+  // Code-unit order, not localeCompare: its first call loads ICU collation (several ms).
+  return codeUnitOrder(a.source, b.source) || codeUnitOrder(a.sid, b.sid) || a.idx - b.idx;
 }
 
 function sessionDisplayIds(index: IndexDb, sources: Set<string>): Map<string, Map<string, string>> {
