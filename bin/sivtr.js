@@ -3,10 +3,70 @@
 // loader time here, and the CLI itself is one CommonJS bundle (see scripts/build.mjs).
 // `sivtr --version` is answered from package.json without compiling the bundle, which is most of
 // a one-shot command's start; a reader that went away ends it as SIGPIPE would (status 141).
+//
+// The bundle is compiled with a V8 code cache kept beside it (dist/.cache, one file per Node
+// version and command), written once after a successful run: parsing the bundle and compiling
+// the functions a command runs cost ~10 ms of every start, about a third of bare `node`. Any
+// problem with the cache (missing, stale, unwritable dir, SIVTR_NO_CODE_CACHE=1) means compiling
+// as a plain require() would.
+'use strict';
+const path = require('node:path');
+
+const bundle = path.join(__dirname, '..', 'dist', 'sivtr.cjs');
+
+function runWithCodeCache() {
+  if (process.env.SIVTR_NO_CODE_CACHE) return false;
+  const vm = require('node:vm');
+  const fs = require('node:fs');
+  const Module = require('node:module');
+  const word = process.argv[2];
+  const command = word && /^[a-z][a-z-]{0,15}$/.test(word) ? word : '_';
+  const dir = path.join(path.dirname(bundle), '.cache');
+  const file = path.join(dir, `${process.version}-${process.arch}-${command}.v8`);
+  let source;
+  let cached;
+  try {
+    source = fs.readFileSync(bundle, 'utf8');
+  } catch {
+    return false;
+  }
+  try {
+    cached = fs.readFileSync(file);
+  } catch {
+    cached = undefined;
+  }
+  const script = new vm.Script(Module.wrap(source), { filename: bundle, cachedData: cached });
+  // The bundle imports packages (yargs, clipboardy, …) through this: import() in code restored
+  // from a cache has no loader on Node 20 (see scripts/build.mjs). They resolve from here, the
+  // same package root as from dist/.
+  globalThis.__sivtrImport = (specifier) => import(specifier);
+  const mod = new Module(bundle, module);
+  mod.filename = bundle;
+  mod.paths = Module._nodeModulePaths(path.dirname(bundle));
+  Module._cache[bundle] = mod;
+  if (!cached || script.cachedDataRejected) {
+    process.once('exit', (code) => {
+      if (code !== 0) return;
+      try {
+        fs.mkdirSync(dir, { recursive: true });
+        fs.accessSync(dir, fs.constants.W_OK);
+        const temp = `${file}.${process.pid}`;
+        fs.writeFileSync(temp, script.createCachedData());
+        fs.renameSync(temp, file);
+      } catch {
+        // a read-only install: every run compiles, as without a cache
+      }
+    });
+  }
+  script.runInThisContext().call(mod.exports, mod.exports, Module.createRequire(bundle), mod, bundle, path.dirname(bundle));
+  mod.loaded = true;
+  return true;
+}
+
 if (process.argv.length === 3 && process.argv[2] === '--version') {
   try {
     require('node:fs').writeSync(1, `${require('../package.json').version}\n`);
   } catch {
     process.exitCode = 141;
   }
-} else require('../dist/sivtr.cjs');
+} else if (!runWithCodeCache()) require(bundle);

@@ -3,7 +3,8 @@
 // the same code, while require() of one file costs ~2 ms. Our own lazy `import()`s become cheap
 // in-bundle initialisers; packages (yargs, clipboardy, node-pty, better-sqlite3, …) stay external
 // and keep loading through real dynamic `import()` only when a command needs them.
-import { rmSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { build } from 'esbuild';
 
 // string-width (and the Unicode tables it imports) is ESM-only and needed synchronously by the
@@ -28,6 +29,7 @@ function externalPackagesExcept(names) {
 }
 
 rmSync('dist', { recursive: true, force: true });
+const IMPORT_BANNER = 'const __imp_ = globalThis.__sivtrImport || ((s) => import(s));';
 const common = {
   bundle: true,
   format: 'cjs',
@@ -38,11 +40,25 @@ const common = {
   logLevel: 'warning',
   // import.meta.url locates shell-hooks/, fixtures/ and the recorder worker: give CJS the bundle's URL.
   define: { 'import.meta.url': '__sivtrBundleUrl' },
-  banner: { js: 'const __sivtrBundleUrl = require("node:url").pathToFileURL(__filename).href;' },
+  banner: { js: 'const __sivtrBundleUrl = require("node:url").pathToFileURL(__filename).href;' + IMPORT_BANNER },
   // Whitespace and syntax only: identifiers stay readable in stack traces (SIVTR_DEBUG=1).
   minifyWhitespace: true,
   minifySyntax: true,
 };
-await build({ ...common, entryPoints: ['src/cli/main.ts'], outfile: 'dist/sivtr.cjs' });
+// bin/sivtr.js runs the bundle from a V8 code cache (vm.Script), and on Node 20 an import() in
+// code restored from a cache finds no loader ("A dynamic import callback was not specified").
+// So every import() of a package calls __imp_ instead: the launcher's own import() when it set
+// one, else a plain import() (IMPORT_BANNER). Same length, so the source map stays exact.
+
+async function bundle(entry, outfile) {
+  const result = await build({ ...common, entryPoints: [entry], outfile, write: false });
+  mkdirSync(dirname(outfile), { recursive: true });
+  for (const file of result.outputFiles) {
+    const text = file.path.endsWith('.cjs') ? file.text.replace(/\bimport\("/g, '__imp_("') : file.text;
+    writeFileSync(file.path, text);
+  }
+}
+
+await bundle('src/cli/main.ts', 'dist/sivtr.cjs');
 // The recorder's worker thread gets a bundle of its own (see src/capture/sink.ts).
-await build({ ...common, entryPoints: ['src/capture/recorder-worker.ts'], outfile: 'dist/recorder-worker.cjs' });
+await bundle('src/capture/recorder-worker.ts', 'dist/recorder-worker.cjs');

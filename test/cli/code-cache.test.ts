@@ -1,0 +1,78 @@
+// The launcher runs the bundle from a V8 code cache written beside it after a successful run;
+// a missing, corrupt or stale cache, or an unwritable install, only means compiling as usual.
+// A copy of bin/ and dist/ in a temp dir keeps the repository's own cache out of it.
+import { spawnSync } from 'node:child_process';
+import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { cleanEnv, ROOT, tempDir } from '../helpers/cli.js';
+import { writeLog } from '../helpers/terminal-log.js';
+
+let tmp: { path: string; cleanup: () => void };
+let pkg: string;
+let env: NodeJS.ProcessEnv;
+
+beforeEach(() => {
+  tmp = tempDir('sivtr-code-cache-');
+  pkg = join(tmp.path, 'pkg');
+  for (const dir of ['bin', 'dist']) mkdirSync(join(pkg, dir), { recursive: true });
+  for (const f of ['bin/sivtr.js', 'bin/package.json', 'dist/sivtr.cjs']) copyFileSync(join(ROOT, f), join(pkg, f));
+  symlinkSync(join(ROOT, 'node_modules'), join(pkg, 'node_modules'));
+  const data = join(tmp.path, 'data');
+  env = cleanEnv(join(tmp.path, 'home'), { SIVTR_DATA_DIR: data, SIVTR_CONFIG_DIR: join(tmp.path, 'config') });
+  mkdirSync(env.HOME!, { recursive: true });
+  writeLog(data, 'term-1', [
+    { prompt: '$ ', command: 'seq 1 3', output: '1\n2\n3', exit_code: 0 },
+    { prompt: '$ ', command: 'seq 1 3 | sed s/2/two/', output: '1\ntwo\n3', exit_code: 0 },
+  ]);
+});
+afterEach(() => {
+  const cache = join(pkg, 'dist', '.cache');
+  if (existsSync(cache)) chmodSync(cache, 0o755);
+  tmp.cleanup();
+});
+
+const run = (...args: string[]) => {
+  const r = spawnSync(process.execPath, [join(pkg, 'bin', 'sivtr.js'), ...args], { env, cwd: env.HOME, encoding: 'utf8', timeout: 60_000 });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+};
+const cacheFile = (command: string) => join(pkg, 'dist', '.cache', `${process.version}-${process.arch}-${command}.v8`);
+
+describe('code cache', () => {
+  it('is written after the first successful run and used by the next, importing packages as before', () => {
+    const first = run('diff', '1', '2');
+    expect(first.code, first.stderr).toBe(0);
+    expect(first.stdout).toContain('+two');
+    expect(existsSync(cacheFile('diff'))).toBe(true);
+    const written = readFileSync(cacheFile('diff'));
+    // The second run compiles from the cache; its dynamic import of `diff` still resolves.
+    const second = run('diff', '1', '2');
+    expect(second).toEqual(first);
+    expect(readFileSync(cacheFile('diff'))).toEqual(written); // an accepted cache is not rewritten
+  });
+
+  it('a corrupt cache is ignored and replaced', () => {
+    expect(run('diff', '1', '2').code).toBe(0);
+    writeFileSync(cacheFile('diff'), 'not a V8 code cache');
+    const r = run('diff', '1', '2');
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toBe('');
+    expect(readFileSync(cacheFile('diff'), 'utf8')).not.toBe('not a V8 code cache');
+  });
+
+  it('a failed run writes nothing, and an unwritable install still runs', () => {
+    expect(run('diff', '1', '99').code).not.toBe(0);
+    expect(existsSync(cacheFile('diff'))).toBe(false);
+    mkdirSync(join(pkg, 'dist', '.cache'));
+    chmodSync(join(pkg, 'dist', '.cache'), 0o555);
+    // Root ignores permissions: run as nobody instead.
+    const asRoot = process.getuid?.() === 0;
+    if (asRoot) spawnSync('chmod', ['-R', 'a+rX', tmp.path]);
+    const r = asRoot
+      ? spawnSync(process.execPath, [join(pkg, 'bin', 'sivtr.js'), '--version'], { env, encoding: 'utf8', uid: 65534, gid: 65534 })
+      : spawnSync(process.execPath, [join(pkg, 'bin', 'sivtr.js'), '--version'], { env, encoding: 'utf8' });
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout.trim()).toMatch(/^\d+\.\d+\.\d+/);
+    expect(readdirSync(join(pkg, 'dist', '.cache'))).toEqual([]);
+  });
+});
