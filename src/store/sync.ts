@@ -39,12 +39,20 @@ function marksOf(index: IndexDb, source: Source): Map<string, SessionMark> {
 }
 
 type Read = Extract<SessionChange, { kind: 'read' }>;
-type Pending = { change: Read; docs: UnitDoc[]; packed?: PackedChunk[]; prepared?: { plan: ReplacePlan; packed: PackedChunk[] } };
+type Pending = { change: Read; docs: UnitDoc[]; packed?: PackedChunk[]; prepared?: { plan: ReplacePlan; packed: PackedChunk[] }; ready: Promise<void> };
 
-/** Sessions read but not yet written: written together, so ten thousand small ones are not ten thousand transactions. */
+/** Characters of unit text in flight: reading goes on while they are deflated, up to this much. */
+const MAX_PENDING_CHARS = 32 * 1024 * 1024;
+
+/**
+ * Sessions read but not yet written: written together, so ten thousand small ones are not ten
+ * thousand transactions. Their chunks are deflated on the thread pool while the next sessions are
+ * read; a flush waits for them.
+ */
 class WriteBatch {
   private pending: Pending[] = [];
   private units = 0;
+  private chars = 0;
 
   constructor(
     private readonly index: IndexDb,
@@ -54,16 +62,21 @@ class WriteBatch {
 
   async add(change: Read): Promise<void> {
     const docs = change.units.map((u) => unitDoc(u, change.fallbackAt));
-    const entry: Pending = { change, docs };
-    if (change.how === 'append') entry.packed = await packUnitsAsync(docs, this.index.persistent);
-    else entry.prepared = await this.index.prepareReplace(this.source, change.session.id, docs);
+    const entry = { change, docs } as Pending;
+    entry.ready =
+      change.how === 'append'
+        ? packUnitsAsync(docs, this.index.persistent).then((packed) => void (entry.packed = packed))
+        : this.index.prepareReplace(this.source, change.session.id, docs).then((prepared) => void (entry.prepared = prepared));
+    entry.ready.catch(() => {}); // awaited (and its failure thrown) by flush; not unhandled meanwhile
     this.pending.push(entry);
     this.units += docs.length;
-    if (this.pending.length >= 256 || this.units >= 4096) this.flush();
+    for (const d of docs) for (const p of d.parts) this.chars += p.text.length;
+    if (this.pending.length >= 256 || this.units >= 4096 || this.chars >= MAX_PENDING_CHARS) await this.flush();
   }
 
-  flush(): void {
+  async flush(): Promise<void> {
     if (this.pending.length === 0) return;
+    await Promise.all(this.pending.map((p) => p.ready));
     const { index, stats } = this;
     index.transaction(() => {
       for (const { change, docs, packed, prepared } of this.pending) {
@@ -94,6 +107,7 @@ class WriteBatch {
     });
     this.pending = [];
     this.units = 0;
+    this.chars = 0;
   }
 }
 
@@ -132,7 +146,7 @@ async function applyPlan(index: IndexDb, { source, plan }: SourcePlan, stats: Sy
     }
     progress.step();
   }
-  batch.flush();
+  await batch.flush();
   if (failures.length > 0) warn(`cannot read ${count(failures.length, `${source.name} session`)}, e.g. ${failures[0]} — they are left out of search`);
   removeMissing(index, source.name, present, stats);
   // Unreadable sessions are retried next time rather than trusted as unchanged.
