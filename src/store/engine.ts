@@ -51,8 +51,30 @@ export type EngineOptions = { env: NodeJS.ProcessEnv; noIndex: boolean; progress
 
 export type EngineResult = SearchResult & { stats: SyncStats; indexed: boolean };
 
+/**
+ * Ctrl-C while the index is brought up to date: every write is one synchronous transaction, so
+ * the signal is handled between two of them; what they wrote stays, and the next search goes on
+ * from there instead of starting over.
+ */
+function stopCleanly(progress: Progress): () => void {
+  const onSignal = (): void => {
+    progress.done();
+    process.stderr.write('sivtr: indexing stopped — what is indexed so far is kept, and the next search goes on from there\n');
+    process.exit(130);
+  };
+  process.once('SIGINT', onSignal);
+  return () => process.removeListener('SIGINT', onSignal);
+}
+
 async function syncAndSearch(index: IndexDb, req: SearchRequest, opts: EngineOptions): Promise<EngineResult> {
-  const stats = await syncIndex(index, opts.env, opts.progress ?? new StderrProgress());
+  const progress = opts.progress ?? new StderrProgress();
+  const release = index.persistent ? stopCleanly(progress) : () => {};
+  let stats: SyncStats;
+  try {
+    stats = await syncIndex(index, opts.env, progress);
+  } finally {
+    release();
+  }
   return { ...search(index, req), stats, indexed: index.persistent };
 }
 

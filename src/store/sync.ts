@@ -43,6 +43,8 @@ type Pending = { change: Read; docs: UnitDoc[]; packed?: PackedChunk[]; prepared
 
 /** Characters of unit text in flight: reading goes on while they are deflated, up to this much. */
 const MAX_PENDING_CHARS = 32 * 1024 * 1024;
+/** A batch is written at least this often, so an interrupted build loses at most about this much work. */
+const MAX_PENDING_MS = 1000;
 
 /**
  * Sessions read but not yet written: written together, so ten thousand small ones are not ten
@@ -53,6 +55,7 @@ class WriteBatch {
   private pending: Pending[] = [];
   private units = 0;
   private chars = 0;
+  private since = 0;
 
   constructor(
     private readonly index: IndexDb,
@@ -68,10 +71,11 @@ class WriteBatch {
         ? packUnitsAsync(docs, this.index.persistent).then((packed) => void (entry.packed = packed))
         : this.index.prepareReplace(this.source, change.session.id, docs).then((prepared) => void (entry.prepared = prepared));
     entry.ready.catch(() => {}); // awaited (and its failure thrown) by flush; not unhandled meanwhile
+    if (this.pending.length === 0) this.since = Date.now();
     this.pending.push(entry);
     this.units += docs.length;
     for (const d of docs) for (const p of d.parts) this.chars += p.text.length;
-    if (this.pending.length >= 256 || this.units >= 4096 || this.chars >= MAX_PENDING_CHARS) await this.flush();
+    if (this.pending.length >= 256 || this.units >= 4096 || this.chars >= MAX_PENDING_CHARS || Date.now() - this.since >= MAX_PENDING_MS) await this.flush();
   }
 
   async flush(): Promise<void> {

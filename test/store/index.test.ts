@@ -7,6 +7,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { BIN, ROOT, runCli, runCliUnprivileged, unprivilegedIsNobody } from '../helpers/cli.js';
+import { generateCorpus } from '../../bench/agents-corpus.mjs';
 import { makeWorld, refsOf, searchJson, TERMINAL_ENTRIES, TERMINAL_ID, type World } from './world.js';
 
 const require = createRequire(import.meta.url);
@@ -262,6 +263,38 @@ describe('self-echo folding', () => {
     // The same answer without the index.
     expect(searchJson(inside, ['flamingo', '--limit', '20', '--no-index'])).toEqual(folded);
   });
+});
+
+describe('interrupted build', () => {
+  it('Ctrl-C keeps what was indexed, leaves a sound index.db, and the next search goes on from there', async () => {
+    generateCorpus(world.home, { sessions: 60, mb: 40 });
+    const child = spawn(process.execPath, [BIN, 'search', 'connection refused'], { env: world.env, cwd: world.root, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const exited = new Promise<number | null>((done) => child.on('exit', (code) => done(code)));
+    // Interrupt once the first batch of sessions is committed.
+    const db = join(world.data, 'index.db');
+    for (let committed = 0; committed === 0; ) {
+      await new Promise((done) => setTimeout(done, 50));
+      try {
+        const ro = new Database(db, { readonly: true });
+        committed = ro.prepare('SELECT count(*) FROM files').pluck().get() as number;
+        ro.close();
+      } catch {
+        // not created yet
+      }
+    }
+    child.kill('SIGINT');
+    expect(await exited).toBe(130);
+    expect(stderr).toMatch(/indexing stopped — what is indexed so far is kept/);
+    const ro = new Database(db, { readonly: true });
+    expect(ro.pragma('integrity_check', { simple: true })).toBe('ok');
+    ro.close();
+    const { stats } = searchWithStats(['connection refused']);
+    expect(stats.filesUnchanged).toBeGreaterThan(0);
+    expect(stats.filesUnchanged).toBeLessThan(stats.filesSeen);
+    expect(searchJson(world.env, ['tok-pi-59-1', '--limit', '3'])).toEqual(searchJson(world.env, ['tok-pi-59-1', '--limit', '3', '--no-index']));
+  }, 120_000);
 });
 
 describe('progress bar', () => {
