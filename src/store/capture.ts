@@ -1,6 +1,7 @@
 // Capturing one command or one stream into history: `sivtr run` runs the command under a PTY (so
 // it colours and buffers as it would in a terminal) and passes its output through untouched;
 // `sivtr pipe` tees stdin. Both store the raw text; makeEntry renders it with the one text model.
+import { write } from 'node:fs';
 import { findExecutable } from '../capture/which.js';
 import { SivtrError } from '../errors.js';
 import { loadStoreConfig } from './config.js';
@@ -53,8 +54,28 @@ export async function runUnderPty(argv: string[], env: NodeJS.ProcessEnv, cwd: s
   const rawMode = stdin.isTTY === true;
   if (rawMode) stdin.setRawMode(true);
   let exited = false;
+  // node-pty writes from the thread pool and retries later on EAGAIN. A write still pending when
+  // the child exits (the end-of-file character of piped input races the exit) can run after the
+  // pty's fd is closed, and then lands in whatever file reuses that fd number next: history.db,
+  // whose header it overwrote. So input is written here, and the run waits for its last write.
+  const fd = (child as unknown as { fd?: unknown }).fd;
+  let writing: Promise<void> = Promise.resolve();
+  const writeAll = (target: number, buffer: Buffer): Promise<void> =>
+    new Promise((done) => {
+      const step = (offset: number): void => {
+        if (exited || offset >= buffer.length) return done();
+        write(target, buffer, offset, buffer.length - offset, null, (error, written) => {
+          if (!error) return step(offset + written);
+          if ((error as NodeJS.ErrnoException).code === 'EAGAIN' && !exited) setImmediate(() => step(offset));
+          else done();
+        });
+      };
+      step(0);
+    });
   const send = (text: string) => {
-    if (!exited) child.write(text);
+    if (exited) return;
+    if (typeof fd !== 'number') child.write(text);
+    else writing = writing.then(() => writeAll(fd, Buffer.from(text, 'utf8')));
   };
   // A terminal's keystrokes go through as typed. Piped input is sent whole, with the terminal's
   // end-of-file character, in one write: separate late writes race the child's exit in node-pty.
@@ -70,6 +91,7 @@ export async function runUnderPty(argv: string[], env: NodeJS.ProcessEnv, cwd: s
       done(e);
     }),
   );
+  await writing;
   const endedAt = new Date();
   stdin.off('data', forward);
   stdin.off('end', onEnd);

@@ -4,7 +4,8 @@ import { createRequire } from 'node:module';
 import { existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { cleanEnv, runCli, tempDir } from '../helpers/cli.js';
+import { spawn } from 'node:child_process';
+import { BIN, cleanEnv, runCli, tempDir } from '../helpers/cli.js';
 
 const require = createRequire(import.meta.url);
 const Database = require('better-sqlite3') as typeof import('better-sqlite3');
@@ -99,6 +100,29 @@ describe('sivtr pipe and bare piped sivtr', () => {
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/^sivtr: .+ — .+\n$/);
   });
+});
+
+describe('sivtr run with piped input', () => {
+  it('never writes the pty’s last input into history.db (a closed pty fd reused by the database)', async () => {
+    // Several at once: the end-of-file write racing the child's exit needs a busy machine.
+    const dirs = Array.from({ length: 6 }, (_, i) => join(tmp.path, `w${i}`));
+    const one = async (dir: string): Promise<number> => {
+      const e = cleanEnv(dir, { SIVTR_DATA_DIR: join(dir, 'data'), SIVTR_CONFIG_DIR: join(dir, 'config') });
+      mkdirSync(dir, { recursive: true });
+      for (let k = 0; k < 3; k++) {
+        const child = spawn(process.execPath, [BIN, 'run', 'sh', '-c', `echo build ${k}`], { env: e, cwd: dir, stdio: ['pipe', 'ignore', 'ignore'] });
+        child.stdin.end();
+        await new Promise((done) => child.on('exit', done));
+      }
+      const db = new Database(join(dir, 'data', 'history.db'), { readonly: true });
+      try {
+        return db.prepare('SELECT count(*) FROM entries').pluck().get() as number;
+      } finally {
+        db.close();
+      }
+    };
+    expect(await Promise.all(dirs.map(one))).toEqual(dirs.map(() => 3));
+  }, 120_000);
 });
 
 describe('sivtr history', () => {
