@@ -13,6 +13,7 @@ import { goose } from './goose.js';
 import { grok } from './grok.js';
 import { hermes } from './hermes.js';
 import { kilo } from './kilo.js';
+import { kimi } from './kimi.js';
 import { opencode } from './opencode.js';
 import { openhands } from './openhands.js';
 import { cline } from './cline.js';
@@ -22,7 +23,7 @@ import { qwen } from './qwen.js';
 import { zed } from './zed.js';
 import type { Provider } from './types.js';
 
-const providers: Provider[] = [claude, codex, pi, opencode, gemini, copilot, qwen, cline, roo, cursor, kilo, droid, continueCli, auggie, openhands, zed, goose, hermes, crush, grok, aider];
+const providers: Provider[] = [claude, codex, pi, opencode, gemini, copilot, qwen, cline, roo, cursor, kilo, droid, continueCli, auggie, openhands, zed, goose, hermes, crush, grok, aider, kimi];
 
 export function allProviders(): readonly Provider[] {
   return providers;

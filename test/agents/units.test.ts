@@ -24,7 +24,7 @@ const piTree = join(FIXTURES, 'pi', 'sessions', '--home-ana-app--', '2026-05-21T
 
 describe('registry', () => {
   it('is the one provider list, in priority order', () => {
-    expect(providerNames()).toEqual(['claude', 'codex', 'pi', 'opencode', 'gemini', 'copilot', 'qwen', 'cline', 'roo', 'cursor', 'kilo', 'droid', 'continue', 'auggie', 'openhands', 'zed', 'goose', 'hermes', 'crush', 'grok', 'aider']);
+    expect(providerNames()).toEqual(['claude', 'codex', 'pi', 'opencode', 'gemini', 'copilot', 'qwen', 'cline', 'roo', 'cursor', 'kilo', 'droid', 'continue', 'auggie', 'openhands', 'zed', 'goose', 'hermes', 'crush', 'grok', 'aider', 'kimi']);
     expect(allProviders().every((p) => typeof p.discover === 'function' && typeof p.load === 'function')).toBe(true);
   });
 });
