@@ -261,7 +261,11 @@ export function taskProvider(store: TaskStore): Provider {
       const dir = dirname(summary.location);
       return loadTask(store, dir, readIndex(join(dir, '..', '..')).get(summary.id));
     },
-    dataLocation: (env) => store.storages(env).map((s) => join(s, 'tasks')).join(', '),
+    // For people (doctor, "nothing found" notes): the first storage and how many others were looked at.
+    dataLocation: (env) => {
+      const all = store.storages(env);
+      return all.length > 1 ? `${join(all[0]!, 'tasks')} and ${all.length - 1} other editor storages` : join(all[0]!, 'tasks');
+    },
     // Several storages, so no single folder to watch: each storage, its task list and its index.
     watchedPaths: (env) => store.storages(env).flatMap((s) => [s, join(s, 'tasks'), join(s, 'state', 'taskHistory.json')]),
   };

@@ -17,6 +17,6 @@ export const kilo: Provider = {
     yield* legacy.discover(opts);
   },
   load: (summary, opts) => (fromDb(summary.location) ? kiloCli : legacy).load(summary, opts),
-  dataLocation: (env) => `${kiloCli.dataLocation!(env)}, ${legacy.dataLocation!(env)}`,
+  dataLocation: (env) => `${kiloCli.dataLocation!(env)} and ${legacy.dataLocation!(env)}`,
   watchedPaths: (env) => [...kiloCli.watchedPaths!(env), ...legacy.watchedPaths!(env)],
 };
