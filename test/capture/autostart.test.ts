@@ -82,6 +82,17 @@ function sivtrLines(text: string): string[] {
     .map((l) => l.slice(l.indexOf('sivtr')));
 }
 
+/**
+ * Before typing at the first pwsh prompt after the recorder: .NET and PSReadLine ask the terminal
+ * where the cursor is (DSR) while they take the terminal back, and keys typed meanwhile get mixed
+ * into the answers. An empty line first, then a prompt whose question was answered.
+ */
+async function promptSettled(s: ShellSession): Promise<void> {
+  if (s.options.kind !== 'pwsh') return;
+  await s.run('');
+  await s.waitFor((t) => t.slice(t.lastIndexOf(SENTINEL)).includes('\x1b[6n'), 'PSReadLine at the prompt', SLOW);
+}
+
 /** The fallback: one line says why, and the plain shell answers a command. */
 async function expectPlainShell(s: ShellSession, why: RegExp): Promise<void> {
   await s.waitFor((t) => s.prompts(t) >= 1, 'the first prompt', SLOW);
@@ -91,6 +102,7 @@ async function expectPlainShell(s: ShellSession, why: RegExp): Promise<void> {
   expect(lines[0]).toMatch(why);
   expect(lines[0]).toMatch(/reinstall sivtr and run 'sivtr init \w+ --auto-start', or delete the sivtr auto-start block from \//);
   expect(s.text).not.toContain('133;B;sivtr=');
+  await promptSettled(s);
   const at = s.text.length;
   await s.run(arithmetic[s.options.kind]);
   expect(s.text.slice(at)).toMatch(/alive-42\r*\n/);
@@ -188,6 +200,7 @@ for (const kind of SHELLS) {
         await s.waitFor((t) => new RegExp(`recording is off[^\\n]*\\n[\\s\\S]*${SENTINEL}`).test(t.slice(at)), 'the fallback line and a plain prompt', SLOW);
         expect(sivtrLines(s.text.slice(at))).toEqual([expect.stringMatching(new RegExp(`^sivtr: recording is off in this shell \\(the recorder stopped, exit code ${code}\\)`))]);
         await until(() => !alive(shell!), 'the recorded shell to end with its recorder');
+        await promptSettled(s);
         const mark = s.text.length;
         await s.run(arithmetic[kind]);
         expect(s.text.slice(mark)).toMatch(/alive-42\r*\n/);
