@@ -1,4 +1,4 @@
-// Claude Code transcripts (agent-formats.md §2): `<root>/projects/<slug>/<sessionId>.jsonl`, one
+// Claude Code transcripts (docs/formats.md): `<root>/projects/<slug>/<sessionId>.jsonl`, one
 // line per content block, records chained by uuid/parentUuid. The live conversation is the chain
 // from the newest dialogue record back to the root; abandoned branches and inline subagent
 // (sidechain) traffic stay in the file but are not shown.

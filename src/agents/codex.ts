@@ -1,4 +1,4 @@
-// Codex CLI rollouts (agent-formats.md §3): `$CODEX_HOME/sessions/YYYY/MM/DD/rollout-…-<id>.jsonl`.
+// Codex CLI rollouts (docs/formats.md): `$CODEX_HOME/sessions/YYYY/MM/DD/rollout-…-<id>.jsonl`.
 // Three eras are read by the same loop: bare response items (≤ Sept 2025), `{timestamp, type,
 // payload}` envelopes, and the 0.14x+ drift (paginated mode, `item_completed`, ordinals).
 import { basename, join } from 'node:path';

@@ -47,7 +47,7 @@ export function prettyArgs(args: unknown): string {
   return JSON.stringify(args, null, 2) ?? '';
 }
 
-/** Harness-injected user texts (agent-formats.md §1.2): never the start of a turn. */
+/** Harness-injected user texts (docs/formats.md): never the start of a turn. */
 const INJECTED_PREFIXES = [
   '# AGENTS.md instructions for',
   '<environment_context>',

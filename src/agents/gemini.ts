@@ -1,4 +1,4 @@
-// Gemini CLI chats (agent-formats.md §6): `<home>/.gemini/tmp/<projectId>/chats/session-*.jsonl`
+// Gemini CLI chats (docs/formats.md): `<home>/.gemini/tmp/<projectId>/chats/session-*.jsonl`
 // where `<home>` is $GEMINI_CLI_HOME or the OS home. A chat file mixes metadata headers, message
 // records that are upserted by id, `$set` patches (a `messages` array replaces the history) and
 // `$rewindTo` markers. One session may span several files (resumes write new ones), and legacy

@@ -1,4 +1,4 @@
-// Pi coding agent sessions (agent-formats.md §4): `<agentDir>/sessions/--<cwd>--/<ts>_<id>.jsonl`,
+// Pi coding agent sessions (docs/formats.md): `<agentDir>/sessions/--<cwd>--/<ts>_<id>.jsonl`,
 // an append-only tree. The conversation is the path from the last entry back to the root;
 // entries of abandoned branches sit mid-file and are never shown. v1 files have no ids: linear.
 import { readFileSync } from 'node:fs';

@@ -1,4 +1,4 @@
-// Turns (agent-formats.md §1.2): a turn starts at a real user message and runs to the next one.
+// Turns (docs/formats.md): a turn starts at a real user message and runs to the next one.
 // Turns are numbered 1.. over those holding an assistant reply, plus the final turn when it is
 // still running; blocks before the first user message belong to no turn.
 import type { AgentSession, Block, BlockKind } from './types.js';

@@ -1,4 +1,4 @@
-// The provider-neutral model every agent transcript is imported into (agent-formats.md §1).
+// The provider-neutral model every agent transcript is imported into (docs/formats.md).
 /** `compaction`: the summary that replaced earlier history (auto-compaction, /compact, compression). */
 export type BlockKind = 'user' | 'assistant' | 'tool_call' | 'tool_output' | 'thinking' | 'compaction';
 

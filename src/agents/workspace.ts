@@ -1,4 +1,4 @@
-// The workspace filter (agent-formats.md §1.5): a session belongs to the workspace when one of its
+// The workspace filter (docs/formats.md): a session belongs to the workspace when one of its
 // cwds is the current directory or lies in the same git repository. Worktrees of one repository
 // share a git common dir, so that is the identity. `.git` files are read directly: one spawn of
 // git per session would cost more than the whole listing.

@@ -1,4 +1,4 @@
-// What copy / show / diff / search see, whatever the source (architecture.md).
+// What copy / show / diff / search see, whatever the source (docs/architecture.md).
 import type { BlockKind } from '../agents/types.js';
 import type { FileMark } from '../session/file-mark.js';
 

@@ -1,4 +1,4 @@
-// Where sivtr keeps its data and config, per platform, with the env overrides of cli.md §2
+// Where sivtr keeps its data and config, per platform, with the env overrides of docs/cli.md
 // and the read-only fallback to files left by the tool's former name, `sift`.
 import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';

@@ -1,4 +1,4 @@
-// capture.md §5 #16: the same byte stream in any chunking gives identical tokens and entries.
+// docs/capture.md, edge cases: the same byte stream in any chunking gives identical tokens and entries.
 // The streams are real: recorded from bash and zsh sessions through node-pty, then re-split.
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

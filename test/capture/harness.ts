@@ -15,7 +15,7 @@ export const NONCE = '0123456789abcdef0123456789abcdef';
 /** The prompt in hooks-only sessions: a sentinel that typed commands never contain. */
 export const SENTINEL = '@P@';
 
-// The PowerShell global tool lands in ~/.dotnet/tools (capture.md §4.5); CI puts it on PATH, and so do we.
+// The PowerShell global tool lands in ~/.dotnet/tools (docs/capture.md); CI puts it on PATH, and so do we.
 const dotnetTools = join(homedir(), '.dotnet', 'tools');
 if (existsSync(join(dotnetTools, 'pwsh')) && !(process.env.PATH ?? '').split(':').includes(dotnetTools)) {
   process.env.PATH = `${dotnetTools}:${process.env.PATH ?? ''}`;

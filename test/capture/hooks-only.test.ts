@@ -1,4 +1,4 @@
-// capture.md §5 #42: without the recorder, the same hooks append one metadata-only SessionEntry per
+// docs/capture.md, edge cases: without the recorder, the same hooks append one metadata-only SessionEntry per
 // command from pure shell code — and fork nothing on the prompt path (counted with strace -f).
 import { spawn } from 'node:child_process';
 import { readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';

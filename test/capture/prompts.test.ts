@@ -1,4 +1,4 @@
-// capture.md §5 #30 #31 #37: multi-line prompts keep their newline, a redrawn prompt counts once,
+// docs/capture.md, edge cases: multi-line prompts keep their newline, a redrawn prompt counts once,
 // and `exec >file` does not stop the markers (they go where the prompt goes, not to stdout).
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../helpers/cli.js';

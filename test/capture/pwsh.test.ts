@@ -1,4 +1,4 @@
-// PowerShell through node-pty with the real pwsh (the .NET global tool CI installs, capture.md §4.5):
+// PowerShell through node-pty with the real pwsh (the .NET global tool CI installs, docs/capture.md):
 // hooks-only metadata, recorder mode through the PSReadLine wrapper, $LASTEXITCODE vs $?, multi-line
 // input, no PSReadLine, a throwing user prompt. Windows-only paths get structural checks of sivtr.ps1.
 import { readFileSync, readdirSync, statSync } from 'node:fs';

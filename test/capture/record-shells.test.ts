@@ -1,4 +1,4 @@
-// capture.md §5 through real bash and zsh: the hooks print our markers, the recorder turns the real
+// docs/capture.md (edge cases) through real bash and zsh: the hooks print our markers, the recorder turns the real
 // byte stream into entries. One long session per shell; each `it` checks the entries of one row.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../helpers/cli.js';

@@ -1,4 +1,4 @@
-// capture.md §5 #39: a recorder that throws on odd input turns recording off and counts the error;
+// docs/capture.md, edge cases: a recorder that throws on odd input turns recording off and counts the error;
 // the caller (the passthrough loop) never sees the exception.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';

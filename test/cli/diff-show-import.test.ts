@@ -114,7 +114,7 @@ describe('show', () => {
     expect(JSON.parse(r.stdout).map((u: { index: number }) => u.index)).toEqual([1, 2, 4]);
   });
 
-  it('prints the JSON shape of cli.md §6, naming the session by its full id', () => {
+  it('prints the JSON shape of docs/cli.md, naming the session by its full id', () => {
     const j = JSON.parse(runCli(['show', 'terminal/current/2', '--json'], { env }).stdout);
     expect(j).toEqual({
       ref: 'terminal/term-1234/2',

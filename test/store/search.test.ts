@@ -146,7 +146,7 @@ describe('formats and refs', () => {
     expect(timeline.map((l) => l.split(/\s+/)[2])).toEqual([shortTerm(3), shortTerm(5), shortTerm(6)]);
   });
 
-  it('json has the cli.md §6 shape', () => {
+  it('json has the docs/cli.md shape', () => {
     const r = search('history', 'docker');
     expect(r.total).toBe(1);
     expect(r.hits[0]).toMatchObject({ ref: 'history/1', source: 'history', title: 'docker compose up', at: expect.any(String) });
