@@ -71,7 +71,7 @@ export function isInjectedText(text: string, extra: readonly string[] = []): boo
   return INJECTED_PREFIXES.some((p) => t.startsWith(p)) || extra.some((p) => t.startsWith(p));
 }
 
-/** Push a block unless its text is empty after trimming (§1.1). */
+/** Push a block unless its text is empty after trimming (docs/formats.md: empty blocks are dropped). */
 export function pushBlock(blocks: Block[], kind: BlockKind, text: string | undefined, extra: Partial<Block> = {}): void {
   const trimmed = (text ?? '').trim();
   if (trimmed === '') return;

@@ -62,7 +62,7 @@ function commonDirAt(dir: string): string | undefined {
   }
 }
 
-/** A predicate over a session's cwds; sessions without any cwd are kept (§1.5). */
+/** A predicate over a session's cwds; sessions without any cwd are kept (docs/formats.md). */
 export function workspaceMatcher(cwd: string): (cwds: readonly string[] | undefined) => boolean {
   const target = resolve(cwd);
   const targetRepo = gitCommonDir(target);
