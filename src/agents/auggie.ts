@@ -7,7 +7,9 @@
 import { readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { warn } from '../errors.js';
-import { homeOf, isObject, labelToolOutputs, prettyArgs, pushBlock, readDirQuiet, statOrUndefined, str, titleFrom, toIso, UnreadableFiles } from './common.js';
+import {
+  homeOf, isObject, labelToolOutputs, prettyArgs, pushBlock, readDirQuiet, str, titleFrom, toIso, summariesOfFiles,
+} from './common.js';
 import type { AgentSession, Block, DiscoverOptions, Provider, SessionSummary } from './types.js';
 
 type Rec = Record<string, unknown>;
@@ -103,28 +105,17 @@ function toSession(path: string, doc: Rec): AgentSession {
   };
 }
 
+function summarize(path: string, _size: number, mtimeMs: number): SessionSummary | undefined {
+  const s = toSession(path, readSession(path));
+  if (!s.blocks.some((b) => b.kind === 'user')) return undefined;
+  return { provider: 'auggie', id: s.id, location: path, cwd: s.cwd, cwds: s.cwd ? [s.cwd] : [], title: s.title, startedAt: s.startedAt, updatedAt: s.updatedAt ?? new Date(mtimeMs).toISOString() };
+}
+
 async function* discover(opts: DiscoverOptions): AsyncIterable<SessionSummary> {
   const say = opts.warn ?? warn;
   const dir = auggieSessions(opts.env);
-  const unreadable = new UnreadableFiles();
-  for (const e of readDirQuiet(dir, 'Auggie sessions', say)) {
-    if (!e.isFile() || !e.name.endsWith('.json')) continue;
-    const path = join(dir, e.name);
-    const st = statOrUndefined(path);
-    if (!st) continue;
-    try {
-      const compute = (): SessionSummary | undefined => {
-        const s = toSession(path, readSession(path));
-        if (!s.blocks.some((b) => b.kind === 'user')) return undefined;
-        return { provider: 'auggie', id: s.id, location: path, cwd: s.cwd, cwds: s.cwd ? [s.cwd] : [], title: s.title, startedAt: s.startedAt, updatedAt: s.updatedAt ?? new Date(st.mtimeMs).toISOString() };
-      };
-      const summary = opts.memo ? opts.memo.summary(path, st.mtimeMs, st.size, compute) : compute();
-      if (summary) yield summary;
-    } catch (error) {
-      if (!(error instanceof SyntaxError)) unreadable.add(path, error); // a document mid-rewrite parses next time
-    }
-  }
-  unreadable.report('Auggie sessions', say);
+  const files = readDirQuiet(dir, 'Auggie sessions', say).filter((e) => e.name.endsWith('.json')).map((e) => join(dir, e.name));
+  yield* summariesOfFiles(files, 'Auggie sessions', summarize, opts, say);
 }
 
 export const auggie: Provider = {

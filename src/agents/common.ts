@@ -164,32 +164,42 @@ export class UnreadableFiles {
 type Summarize = (path: string, size: number, mtimeMs: number) => SessionSummary | undefined;
 
 /**
- * Sessions stored one file each in `<root>/<folder>/<file>` (Claude projects, Pi sessions): every
- * accepted file is stat'ed and summarized through the listing memo; unreadable ones are reported
- * in one line at the end, a missing root says nothing.
+ * Session files summarized through the listing memo: each candidate path is stat'ed (a missing
+ * one is skipped), summarized once per (mtime, size), and the unreadable ones are reported in one
+ * line at the end. Every file-based provider lists its sessions through here.
  */
-export function* summariesInFolders(root: string, what: string, accept: (name: string) => boolean, summarize: Summarize, opts: DiscoverOptions, warn: (m: string) => void): Generator<SessionSummary> {
+export function* summariesOfFiles(paths: Iterable<string>, what: string, summarize: Summarize, opts: DiscoverOptions, warn: (m: string) => void): Generator<SessionSummary> {
   const unreadable = new UnreadableFiles();
+  for (const path of paths) {
+    const st = statOrUndefined(path);
+    if (!st || !st.isFile()) continue;
+    let summary: SessionSummary | undefined;
+    try {
+      const compute = (): SessionSummary | undefined => summarize(path, st.size, st.mtimeMs);
+      summary = opts.memo ? opts.memo.summary(path, st.mtimeMs, st.size, compute) : compute();
+    } catch (error) {
+      // A whole-document JSON file caught mid-rewrite does not parse for a moment: it is read
+      // again next time, so it is not worth a warning. Anything else is.
+      if (!(error instanceof SyntaxError)) unreadable.add(path, error);
+      continue;
+    }
+    if (summary) yield summary;
+  }
+  unreadable.report(what, warn);
+}
+
+/** Files `accept` takes in every folder of `root` (`<root>/<folder>/<file>`: Claude projects, Pi sessions). */
+export function* filesInFolders(root: string, what: string, accept: (name: string) => boolean, warn: (m: string) => void): Generator<string> {
   for (const dir of readDirQuiet(root, what, warn)) {
     if (!dir.isDirectory()) continue;
     const folder = join(root, dir.name);
-    for (const file of readDirQuiet(folder, what, warn)) {
-      if (file.isDirectory() || !accept(file.name)) continue;
-      const path = join(folder, file.name);
-      const st = statOrUndefined(path);
-      if (!st || !st.isFile()) continue;
-      let summary: SessionSummary | undefined;
-      try {
-        const compute = (): SessionSummary | undefined => summarize(path, st.size, st.mtimeMs);
-        summary = opts.memo ? opts.memo.summary(path, st.mtimeMs, st.size, compute) : compute();
-      } catch (error) {
-        unreadable.add(path, error);
-        continue;
-      }
-      if (summary) yield summary;
-    }
+    for (const file of readDirQuiet(folder, what, warn)) if (!file.isDirectory() && accept(file.name)) yield join(folder, file.name);
   }
-  unreadable.report(what, warn);
+}
+
+/** Sessions stored one file each in `<root>/<folder>/<file>`, summarized through the memo. */
+export function summariesInFolders(root: string, what: string, accept: (name: string) => boolean, summarize: Summarize, opts: DiscoverOptions, warn: (m: string) => void): Generator<SessionSummary> {
+  return summariesOfFiles(filesInFolders(root, what, accept, warn), what, summarize, opts, warn);
 }
 
 /**

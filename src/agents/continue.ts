@@ -9,8 +9,7 @@ import { readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { warn } from '../errors.js';
 import {
-  expandHome, homeOf, imagePlaceholder, isInjectedText, isObject, joinContent, labelToolOutputs, prettyArgs,
-  pushBlock, readDirQuiet, statOrUndefined, str, titleFrom, toIso, UnreadableFiles,
+  expandHome, homeOf, imagePlaceholder, isInjectedText, isObject, joinContent, labelToolOutputs, prettyArgs, pushBlock, readDirQuiet, statOrUndefined, str, titleFrom, toIso, summariesOfFiles,
 } from './common.js';
 import type { AgentSession, Block, DiscoverOptions, Provider, SessionSummary } from './types.js';
 
@@ -115,31 +114,18 @@ function toSession(path: string, doc: Rec, mtimeMs: number, index?: IndexEntry):
 async function* discover(opts: DiscoverOptions): AsyncIterable<SessionSummary> {
   const say = opts.warn ?? warn;
   const dir = join(continueGlobalDir(opts.env), 'sessions');
-  const entries = readDirQuiet(dir, 'Continue sessions', say);
-  if (entries.length === 0) return;
-  let index: Map<string, IndexEntry> | undefined;
-  const unreadable = new UnreadableFiles();
-  for (const file of entries) {
-    if (!file.isFile() || !file.name.endsWith('.json') || file.name === 'sessions.json') continue;
-    const path = join(dir, file.name);
-    const st = statOrUndefined(path);
-    if (!st) continue;
-    try {
-      const compute = (): SessionSummary | undefined => {
-        index ??= readIndex(dir);
-        const doc = readSession(path);
-        const s = toSession(path, doc, st.mtimeMs, index.get(str(doc.sessionId) ?? ''));
-        if (!s.blocks.some((b) => b.kind === 'user')) return undefined;
-        return { provider: 'continue', id: s.id, location: path, cwd: s.cwd, cwds: s.cwd ? [s.cwd] : [], title: s.title, startedAt: s.startedAt, updatedAt: s.updatedAt! };
-      };
-      const summary = opts.memo ? opts.memo.summary(path, st.mtimeMs, st.size, compute) : compute();
-      if (summary) yield summary;
-    } catch (error) {
-      // a file Continue is rewriting right now parses again on the next run
-      if (!(error instanceof SyntaxError)) unreadable.add(path, error);
-    }
-  }
-  unreadable.report('Continue sessions', say);
+  const files = readDirQuiet(dir, 'Continue sessions', say)
+    .filter((e) => e.name.endsWith('.json') && e.name !== 'sessions.json')
+    .map((e) => join(dir, e.name));
+  let index: Map<string, IndexEntry> | undefined; // read once, and only when a session must be summarized
+  const summarize = (path: string, _size: number, mtimeMs: number): SessionSummary | undefined => {
+    index ??= readIndex(dir);
+    const doc = readSession(path);
+    const s = toSession(path, doc, mtimeMs, index.get(str(doc.sessionId) ?? ''));
+    if (!s.blocks.some((b) => b.kind === 'user')) return undefined;
+    return { provider: 'continue', id: s.id, location: path, cwd: s.cwd, cwds: s.cwd ? [s.cwd] : [], title: s.title, startedAt: s.startedAt, updatedAt: s.updatedAt! };
+  };
+  yield* summariesOfFiles(files, 'Continue sessions', summarize, opts, say);
 }
 
 function load(path: string): AgentSession {

@@ -10,8 +10,7 @@ import { readFileSync } from 'node:fs';
 import { warn } from '../errors.js';
 import { firstRecord, headRecords, newJsonlStats, readJsonl, tailRecords } from '../session/jsonl.js';
 import {
-  expandHome, homeOf, isInjectedText, isObject, labelToolOutputs, prettyArgs, pushBlock, readDirQuiet, reportSkipped,
-  statOrUndefined, str, titleFrom, toIso, UnreadableFiles,
+  expandHome, homeOf, isInjectedText, isObject, labelToolOutputs, prettyArgs, pushBlock, readDirQuiet, reportSkipped, str, titleFrom, toIso, summariesOfFiles,
 } from './common.js';
 import type { AgentSession, Block, DiscoverOptions, Provider, SessionSummary } from './types.js';
 
@@ -171,25 +170,18 @@ function summarize(path: string, size: number, mtimeMs: number): SessionSummary 
   };
 }
 
+/** `<root>/<id>/events.jsonl`; a flat `<root>/<id>.jsonl` is the older layout. */
+function* eventFiles(root: string, say: (m: string) => void): Generator<string> {
+  for (const entry of readDirQuiet(root, 'Copilot CLI sessions', say)) {
+    // a session folder can outlive its events.jsonl: the stat in summariesOfFiles skips it
+    if (entry.isDirectory()) yield join(root, entry.name, 'events.jsonl');
+    else if (entry.name.endsWith('.jsonl')) yield join(root, entry.name);
+  }
+}
+
 async function* discover(opts: DiscoverOptions): AsyncIterable<SessionSummary> {
   const say = opts.warn ?? warn;
-  const root = join(copilotHome(opts.env), 'session-state');
-  const unreadable = new UnreadableFiles();
-  for (const entry of readDirQuiet(root, 'Copilot CLI sessions', say)) {
-    // a session folder can outlive its events.jsonl; a flat <id>.jsonl is the older layout
-    const path = entry.isDirectory() ? join(root, entry.name, 'events.jsonl') : entry.name.endsWith('.jsonl') ? join(root, entry.name) : undefined;
-    if (!path) continue;
-    const st = statOrUndefined(path);
-    if (!st || !st.isFile()) continue;
-    try {
-      const compute = (): SessionSummary | undefined => summarize(path, st.size, st.mtimeMs);
-      const summary = opts.memo ? opts.memo.summary(path, st.mtimeMs, st.size, compute) : compute();
-      if (summary) yield summary;
-    } catch (error) {
-      unreadable.add(path, error);
-    }
-  }
-  unreadable.report('Copilot CLI sessions', say);
+  yield* summariesOfFiles(eventFiles(join(copilotHome(opts.env), 'session-state'), say), 'Copilot CLI sessions', summarize, opts, say);
 }
 
 export const copilot: Provider = {

@@ -9,9 +9,8 @@
 import type { Database } from 'better-sqlite3';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
-import { warn } from '../errors.js';
 import { expandHome, homeOf, isObject, labelToolOutputs, prettyArgs, pushBlock, str, titleFrom, toIso } from './common.js';
-import { columnsOf, openReadOnly } from './sqlite.js';
+import { columnsOf, withReadOnlyDb } from './sqlite.js';
 import type { AgentSession, Block, DiscoverOptions, Provider, SessionSummary } from './types.js';
 
 type Rec = Record<string, unknown>;
@@ -43,20 +42,6 @@ function databases(env: NodeJS.ProcessEnv, cwd: string): { db: string; project: 
     if (dirname(dir) === dir) break;
   }
   return [...out].filter(([db]) => existsSync(db)).map(([db, project]) => ({ db, project }));
-}
-
-async function withDb<T>(path: string, use: (db: Database) => T): Promise<T | undefined> {
-  try {
-    const db = await openReadOnly(path);
-    try {
-      return use(db);
-    } finally {
-      db.close();
-    }
-  } catch (error) {
-    warn(`cannot read the Crush database ${path} (${(error as Error).message}) — check its permissions`);
-    return undefined;
-  }
 }
 
 const parse = (text: unknown): unknown => {
@@ -130,7 +115,7 @@ const SEP = '::';
 
 async function* discover(opts: DiscoverOptions & { cwd?: string }): AsyncIterable<SessionSummary> {
   for (const { db, project } of databases(opts.env, opts.cwd ?? process.cwd())) {
-    const rows = await withDb(db, (conn) => {
+    const rows = await withReadOnlyDb(db, 'the Crush database', (conn) => {
       const cols = columnsOf(conn, 'sessions');
       if (!cols.has('id')) return [];
       const pick = (c: string): string => (cols.has(c) ? c : `NULL AS ${c}`);
@@ -160,7 +145,7 @@ async function* discover(opts: DiscoverOptions & { cwd?: string }): AsyncIterabl
 async function load(summary: SessionSummary): Promise<AgentSession> {
   const at = summary.location.lastIndexOf(SEP);
   const db = summary.location.slice('crush:'.length, at);
-  const rows = (await withDb(db, (conn) => messageRows(conn, summary.id))) ?? [];
+  const rows = (await withReadOnlyDb(db, 'the Crush database', (conn) => messageRows(conn, summary.id))) ?? [];
   const { blocks, open } = crushBlocks(rows);
   return { id: summary.id, cwd: summary.cwd, title: summary.title, startedAt: summary.startedAt, updatedAt: summary.updatedAt, blocks, lastTurnOpen: blocks.length > 0 && open };
 }

@@ -7,9 +7,8 @@
 // sessions are not listed.
 import type { Database } from 'better-sqlite3';
 import { join } from 'node:path';
-import { warn } from '../errors.js';
-import { expandHome, homeOf, imagePlaceholder, isObject, labelToolOutputs, prettyArgs, pushBlock, statOrUndefined, str, titleFrom, toIso } from './common.js';
-import { columnsOf, openReadOnly } from './sqlite.js';
+import { expandHome, homeOf, imagePlaceholder, isObject, labelToolOutputs, prettyArgs, pushBlock, str, titleFrom, toIso } from './common.js';
+import { columnsOf, withReadOnlyDb } from './sqlite.js';
 import type { AgentSession, Block, DiscoverOptions, Provider, SessionSummary } from './types.js';
 
 type Rec = Record<string, unknown>;
@@ -35,22 +34,6 @@ const json = (text: unknown): unknown => {
 function utc(value: unknown): string | undefined {
   if (typeof value === 'string' && /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}/.test(value)) return toIso(value.replace(' ', 'T') + (/[Z+-]\d*$/.test(value.slice(19)) ? '' : 'Z'));
   return toIso(value);
-}
-
-async function withDb<T>(env: NodeJS.ProcessEnv, use: (db: Database) => T): Promise<T | undefined> {
-  const path = gooseDb(env);
-  if (!statOrUndefined(path)) return undefined;
-  try {
-    const db = await openReadOnly(path);
-    try {
-      return use(db);
-    } finally {
-      db.close();
-    }
-  } catch (error) {
-    warn(`cannot read the Goose database ${path} (${(error as Error).message}) — check its permissions`);
-    return undefined;
-  }
 }
 
 function resultText(result: Rec): { text: string; isError: boolean } {
@@ -112,7 +95,7 @@ function loadRows(db: Database, id: string): Rec[] {
 }
 
 async function* discover(opts: DiscoverOptions): AsyncIterable<SessionSummary> {
-  const rows = await withDb(opts.env, (db) => {
+  const rows = await withReadOnlyDb(gooseDb(opts.env), 'the Goose database', (db) => {
     const cols = columnsOf(db, 'sessions');
     if (!cols.has('id')) return [];
     const pick = (c: string): string => (cols.has(c) ? c : `NULL AS ${c}`);
@@ -143,7 +126,7 @@ async function* discover(opts: DiscoverOptions): AsyncIterable<SessionSummary> {
 
 async function load(summary: SessionSummary, opts: DiscoverOptions): Promise<AgentSession> {
   const id = summary.location.startsWith(PREFIX) ? summary.location.slice(PREFIX.length) : summary.id;
-  const rows = (await withDb(opts.env, (db) => loadRows(db, id))) ?? [];
+  const rows = (await withReadOnlyDb(gooseDb(opts.env), 'the Goose database', (db) => loadRows(db, id))) ?? [];
   const blocks = gooseBlocks(rows);
   return {
     id,

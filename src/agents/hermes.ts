@@ -7,9 +7,8 @@
 // scaffolding (`display_kind = 'hidden'`) are not shown; sub-agent sessions are not listed.
 import type { Database } from 'better-sqlite3';
 import { join } from 'node:path';
-import { warn } from '../errors.js';
 import { expandHome, homeOf, isObject, labelToolOutputs, prettyArgs, pushBlock, readDirQuiet, statOrUndefined, str, titleFrom, toIso } from './common.js';
-import { columnsOf, openReadOnly } from './sqlite.js';
+import { columnsOf, withReadOnlyDb } from './sqlite.js';
 import type { AgentSession, Block, DiscoverOptions, Provider, SessionSummary } from './types.js';
 
 type Rec = Record<string, unknown>;
@@ -27,20 +26,6 @@ function databases(env: NodeJS.ProcessEnv): [string, string][] {
   const out: [string, string][] = [['', join(home, 'state.db')]];
   for (const p of readDirQuiet(join(home, 'profiles'), 'Hermes profiles', () => undefined)) if (p.isDirectory()) out.push([p.name, join(home, 'profiles', p.name, 'state.db')]);
   return out.filter(([, path]) => statOrUndefined(path) !== undefined);
-}
-
-async function withDb<T>(path: string, use: (db: Database) => T): Promise<T | undefined> {
-  try {
-    const db = await openReadOnly(path);
-    try {
-      return use(db);
-    } finally {
-      db.close();
-    }
-  } catch (error) {
-    warn(`cannot read the Hermes database ${path} (${(error as Error).message}) — check its permissions`);
-    return undefined;
-  }
 }
 
 /** "Review the conversation above…": a curator prompt older builds persisted, and its answer. */
@@ -158,7 +143,7 @@ const seconds = (s: number | undefined): string | undefined => (s === undefined 
 
 async function* discover(opts: DiscoverOptions): AsyncIterable<SessionSummary> {
   for (const [profile, path] of databases(opts.env)) {
-    const found = await withDb(path, (db) =>
+    const found = await withReadOnlyDb(path, 'the Hermes database', (db) =>
       chains(sessionRows(db)).map((chain) => {
         const head = chain[0]!;
         const tip = chain.at(-1)!;
@@ -188,7 +173,7 @@ async function* discover(opts: DiscoverOptions): AsyncIterable<SessionSummary> {
 async function load(summary: SessionSummary, opts: DiscoverOptions): Promise<AgentSession> {
   const [, profile = '', ids = summary.id] = /^hermes:([^:]*):(.*)$/.exec(summary.location) ?? [];
   const path = profile ? join(hermesHome(opts.env), 'profiles', profile, 'state.db') : join(hermesHome(opts.env), 'state.db');
-  const rows = (await withDb(path, (db) => loadChainRows(db, ids.split(',')))) ?? [];
+  const rows = (await withReadOnlyDb(path, 'the Hermes database', (db) => loadChainRows(db, ids.split(',')))) ?? [];
   const blocks = hermesBlocks(rows);
   return {
     id: summary.id,

@@ -7,10 +7,7 @@
 import { basename, join } from 'node:path';
 import { warn } from '../errors.js';
 import { headRecords, newJsonlStats, readJsonl, tailRecords, textRecords } from '../session/jsonl.js';
-import {
-  expandHome, homeOf, isInjectedText, isObject, labelToolOutputs, prettyArgs, pushBlock, readDirQuiet,
-  reportSkipped, statOrUndefined, str, titleFrom, toIso, UnreadableFiles,
-} from './common.js';
+import { expandHome, homeOf, isInjectedText, isObject, labelToolOutputs, prettyArgs, pushBlock, readDirQuiet, reportSkipped, str, titleFrom, toIso, summariesOfFiles } from './common.js';
 import type { AgentSession, Block, DiscoverOptions, Provider, SessionSummary } from './types.js';
 import { UuidTree, type TreeNode } from './uuid-tree.js';
 
@@ -212,28 +209,18 @@ function summarize(path: string, size: number, mtimeMs: number): SessionSummary 
   };
 }
 
-async function* discover(opts: DiscoverOptions): AsyncIterable<SessionSummary> {
-  const say = opts.warn ?? warn;
-  const projects = join(qwenRuntimeDir(opts.env), 'projects');
-  const unreadable = new UnreadableFiles();
+/** `<projects>/<sanitised cwd>/chats/<id>.jsonl` (the `archive/` beside them is left alone). */
+function* chatFiles(projects: string, say: (m: string) => void): Generator<string> {
   for (const project of readDirQuiet(projects, 'Qwen Code sessions', say)) {
     if (!project.isDirectory()) continue;
     const chats = join(projects, project.name, 'chats');
-    for (const file of readDirQuiet(chats, 'Qwen Code sessions', say)) {
-      if (!file.isFile() || !file.name.endsWith('.jsonl')) continue;
-      const path = join(chats, file.name);
-      const st = statOrUndefined(path);
-      if (!st) continue;
-      try {
-        const compute = (): SessionSummary | undefined => summarize(path, st.size, st.mtimeMs);
-        const summary = opts.memo ? opts.memo.summary(path, st.mtimeMs, st.size, compute) : compute();
-        if (summary) yield summary;
-      } catch (error) {
-        unreadable.add(path, error);
-      }
-    }
+    for (const file of readDirQuiet(chats, 'Qwen Code sessions', say)) if (file.isFile() && file.name.endsWith('.jsonl')) yield join(chats, file.name);
   }
-  unreadable.report('Qwen Code sessions', say);
+}
+
+async function* discover(opts: DiscoverOptions): AsyncIterable<SessionSummary> {
+  const say = opts.warn ?? warn;
+  yield* summariesOfFiles(chatFiles(join(qwenRuntimeDir(opts.env), 'projects'), say), 'Qwen Code sessions', summarize, opts, say);
 }
 
 export const qwen: Provider = {

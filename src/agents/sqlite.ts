@@ -2,6 +2,8 @@
 // import), so commands that never touch a database do not pay for it. WAL databases are opened
 // normally read-only (not `immutable`), so rows not yet checkpointed from the -wal file are seen.
 import type { Database } from 'better-sqlite3';
+import { existsSync } from 'node:fs';
+import { warn } from '../errors.js';
 
 export async function openReadOnly(path: string): Promise<Database> {
   const { openSqlite } = await import('../session/sqlite.js');
@@ -15,5 +17,25 @@ export function columnsOf(db: Database, table: string): Set<string> {
     return new Set(rows.map((r) => r.name));
   } catch {
     return new Set();
+  }
+}
+
+/**
+ * Runs `use` on an agent's database opened read-only and closes it again. A database that does
+ * not exist gives undefined in silence (the agent is not installed); one that cannot be read
+ * gives undefined with one line naming it (`what`: "the Goose database").
+ */
+export async function withReadOnlyDb<T>(path: string, what: string, use: (db: Database) => T | Promise<T>): Promise<T | undefined> {
+  if (!existsSync(path)) return undefined;
+  try {
+    const db = await openReadOnly(path);
+    try {
+      return await use(db);
+    } finally {
+      db.close();
+    }
+  } catch (error) {
+    warn(`cannot read ${what} ${path} (${(error as Error).message}) — check its permissions`);
+    return undefined;
   }
 }

@@ -14,11 +14,10 @@
 //   name, input}], tool_results: [{tool_use_id, is_error, content}]}]`, read the same way.
 // A mention's content is the file Zed attached for the model, not the user's words: it is left
 // out. Messages carry no timestamps; the row's times are the session's.
-import type { Database } from 'better-sqlite3';
 import { join } from 'node:path';
 import { warn } from '../errors.js';
-import { homeOf, imagePlaceholder, isObject, labelToolOutputs, prettyArgs, pushBlock, statOrUndefined, str, titleFrom, toIso } from './common.js';
-import { columnsOf, openReadOnly } from './sqlite.js';
+import { homeOf, imagePlaceholder, isObject, labelToolOutputs, prettyArgs, pushBlock, str, titleFrom, toIso } from './common.js';
+import { columnsOf, withReadOnlyDb } from './sqlite.js';
 import type { AgentSession, Block, DiscoverOptions, Provider, SessionSummary } from './types.js';
 import { zstdDecompress } from './zstd.js';
 
@@ -35,21 +34,6 @@ export function zedDataDir(env: NodeJS.ProcessEnv): string {
 }
 
 const dbPath = (env: NodeJS.ProcessEnv): string => join(zedDataDir(env), 'threads', 'threads.db');
-
-async function withDb<T>(path: string, use: (db: Database) => T | Promise<T>): Promise<T | undefined> {
-  if (!statOrUndefined(path)) return undefined;
-  try {
-    const db = await openReadOnly(path);
-    try {
-      return await use(db);
-    } finally {
-      db.close();
-    }
-  } catch (error) {
-    warn(`cannot read the Zed threads database ${path} (${(error as Error).message}) — check its permissions`);
-    return undefined;
-  }
-}
 
 /** Serde's externally tagged enum: `{"Text": "…"}` → ['Text', '…']; a bare string is a unit variant. */
 function variant(v: unknown): [string, unknown] | undefined {
@@ -141,7 +125,7 @@ async function decodeBody(dataType: unknown, data: unknown): Promise<unknown> {
 type Row = { id: string; summary: string | null; updated_at: string | null; created_at?: string | null; folder_paths?: string | null; parent_id?: string | null };
 
 async function* discover(opts: DiscoverOptions): AsyncIterable<SessionSummary> {
-  const rows = await withDb(dbPath(opts.env), (db) => {
+  const rows = await withReadOnlyDb(dbPath(opts.env), 'the Zed threads database', (db) => {
     const cols = columnsOf(db, 'threads');
     if (!cols.has('id')) return [];
     const optional = ['created_at', 'folder_paths', 'parent_id'].filter((c) => cols.has(c));
@@ -169,7 +153,7 @@ async function* discover(opts: DiscoverOptions): AsyncIterable<SessionSummary> {
 async function load(summary: SessionSummary, opts: DiscoverOptions): Promise<AgentSession> {
   const id = summary.location.startsWith(PREFIX) ? summary.location.slice(PREFIX.length) : summary.id;
   const warnFn = opts.warn ?? warn;
-  const row = await withDb(dbPath(opts.env), (db) => db.prepare('SELECT data_type, data FROM threads WHERE id = ?').get(id) as { data_type: unknown; data: unknown } | undefined);
+  const row = await withReadOnlyDb(dbPath(opts.env), 'the Zed threads database', (db) => db.prepare('SELECT data_type, data FROM threads WHERE id = ?').get(id) as { data_type: unknown; data: unknown } | undefined);
   let thread: unknown;
   if (row) {
     try {
