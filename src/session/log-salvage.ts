@@ -49,12 +49,12 @@ export function keepOriginal(path: string): string {
 }
 
 /** Overwrites each range with spaces, in place: the file keeps its size and every other byte. */
-export function blankRanges(path: string, ranges: readonly ByteRange[]): void {
-  const fd = openSync(path, 'r+');
+export function blankRanges(path: string, ranges: readonly ByteRange[], fd?: number): void {
+  const own = fd === undefined ? openSync(path, 'r+') : fd;
   try {
-    for (const r of ranges) writeSync(fd, Buffer.alloc(r.end - r.start, 0x20), 0, r.end - r.start, r.start);
+    for (const r of ranges) writeSync(own, Buffer.alloc(r.end - r.start, 0x20), 0, r.end - r.start, r.start);
   } finally {
-    closeSync(fd);
+    if (fd === undefined) closeSync(own);
   }
 }
 
@@ -67,15 +67,15 @@ export function salvageMessage(path: string, backup: string, lines: number): str
  * the lines are blanked. Returns the backup and how many lines were blanked (none: no backup).
  */
 export function salvageDamagedLines(path: string): { backup?: string; blanked: number } {
-  const fd = openSync(path, 'r');
-  let bad: ByteRange[];
+  // Opened for writing first: a log that cannot be changed gets no backup either, however often it is read.
+  const fd = openSync(path, 'r+');
   try {
-    bad = unreadableLines(readBytes(fd, 0, fstatSync(fd).size), 0);
+    const bad = unreadableLines(readBytes(fd, 0, fstatSync(fd).size), 0);
+    if (bad.length === 0) return { blanked: 0 };
+    const backup = keepOriginal(path);
+    blankRanges(path, bad, fd);
+    return { backup, blanked: bad.length };
   } finally {
     closeSync(fd);
   }
-  if (bad.length === 0) return { blanked: 0 };
-  const backup = keepOriginal(path);
-  blankRanges(path, bad);
-  return { backup, blanked: bad.length };
 }

@@ -157,6 +157,12 @@ describe.skipIf(!have('bash'))('bash hooks-only: every command that ran, the his
     expect(history).toEqual(['echo one', 'date +%N', 'echo two']);
   });
 
+  it('ignoreboth with the DEBUG trap that stands in for PS0 on bash < 4.4', async () => {
+    const { recorded, history } = await session('__SIVTR_FORCE_DEBUG_TRAP=1\nHISTCONTROL=ignoreboth', ['echo one', ' echo private', 'date +%N', 'date +%N', 'echo two']);
+    expect(recorded).toEqual(['echo one', 'date +%N', 'date +%N', 'echo two']);
+    expect(history).toEqual(['echo one', 'date +%N', 'echo two']);
+  });
+
   it('ignoredups alone: repeats recorded; a space-prefixed line is an ordinary command', async () => {
     const { recorded, history } = await session('HISTCONTROL=ignoredups', ['echo same', 'echo same', ' echo spaced']);
     expect(recorded).toEqual(['echo same', 'echo same', ' echo spaced']);

@@ -1,11 +1,11 @@
 // Text that reaches a live log without its newline (an editor, a write cut short) must never swallow
 // the entry appended after it — in hooks-only mode (real bash, zsh, pwsh) and under `sivtr shell` —
 // and the damage is salvaged once: the original kept beside the log, the warning said once, then gone.
-import { appendFileSync, existsSync, readdirSync, readFileSync } from 'node:fs';
+import { appendFileSync, chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadLog } from '../../src/session/log.js';
-import { BIN, cleanEnv, runCli, tempDir } from '../helpers/cli.js';
+import { BIN, cleanEnv, runCli, runCliUnprivileged, tempDir, unprivilegedIsNobody } from '../helpers/cli.js';
 import { have, ShellSession, type Kind } from './harness.js';
 
 const DAMAGE = '{"prompt":"$ ","command":"cut short';
@@ -112,3 +112,26 @@ for (const inline of [false, true]) {
     }, 60_000);
   });
 }
+
+describe('a damaged log that cannot be changed', () => {
+  it('is read with a warning each time, and no copy piles up', () => {
+    const tmp = tempDir('sivtr-damage-ro-');
+    try {
+      const dir = join(tmp.path, 'data', 'terminals');
+      mkdirSync(dir, { recursive: true });
+      const log = join(dir, '1-1700000000.jsonl');
+      writeFileSync(log, `${JSON.stringify({ prompt: '$ ', command: 'echo kept', output: 'kept' })}\ngarbage\n`);
+      chmodSync(log, 0o444);
+      if (unprivilegedIsNobody()) chmodSync(tmp.path, 0o755);
+      const env = cleanEnv(tmp.path, { SIVTR_DATA_DIR: join(tmp.path, 'data') });
+      for (let i = 0; i < 2; i++) {
+        const r = runCliUnprivileged(['copy', 'out', '--print'], { env });
+        expect(r).toMatchObject({ code: 0, stdout: 'kept\n' });
+        expect(r.stderr).toBe(`sivtr: skipped 1 unreadable line in ${log}\n`);
+      }
+      expect(terminalFiles(tmp.path).backups).toEqual([]);
+    } finally {
+      tmp.cleanup();
+    }
+  });
+});
