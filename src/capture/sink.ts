@@ -27,7 +27,9 @@ const FINISH_TIMEOUT_MS = 5000;
 const ACK_EVERY = 256 * 1024;
 
 function makeRecorder(options: Options, stats: SinkStats): Recorder {
-  const writer = new LogWriter(options.logPath);
+  // Said on the user's terminal mid-session, maybe right after a prompt and in raw mode: a line of
+  // its own, with carriage returns.
+  const writer = new LogWriter(options.logPath, (message) => process.stderr.write(`\r\nsivtr: ${message}\r\n`));
   return new Recorder({
     nonce: options.nonce,
     write: (entry) => {

@@ -97,7 +97,11 @@ export function ensurePrivateDir(dir: string): void {
  */
 export class LogWriter {
   private knownEnd: number | undefined;
-  constructor(readonly path: string) {}
+  /** `notify` says what a salvage did (default: a warning on stderr). */
+  constructor(
+    readonly path: string,
+    private readonly notify: (message: string) => void = warn,
+  ) {}
 
   append(entry: SessionEntry): void {
     ensurePrivateDir(dirname(this.path));
@@ -135,7 +139,7 @@ export class LogWriter {
     if (backup) {
       blankRanges(this.path, bad);
       forgetLogOffsets(this.path);
-      warn(salvageMessage(this.path, backup, bad.length));
+      this.notify(salvageMessage(this.path, backup, bad.length));
     }
   }
 }
