@@ -138,6 +138,26 @@ export class MarkerTokenizer {
           i = chunk.length;
           break;
         }
+        // A CSI sequence whole in this chunk (colours, mostly) is read in one go: it stays in the text
+        // run unless it switches the alternate screen.
+        if (chunk.charCodeAt(esc + 1) === 0x5b) {
+          let f = esc + 2;
+          while (f < chunk.length && f - esc <= MAX_CSI) {
+            const code = chunk.charCodeAt(f);
+            if (code < 0x20 || code > 0x3f) break;
+            f++;
+          }
+          const final = chunk.charCodeAt(f);
+          if (final >= 0x40 && final <= 0x7e) {
+            if ((final === 0x68 || final === 0x6c) && ALT_SCREEN.test(chunk.slice(esc + 2, f + 1))) {
+              flushText(esc);
+              tokens.push({ type: 'alt', on: final === 0x68 });
+              textStart = esc; // the switch itself stays text for the model
+            }
+            i = f + 1;
+            continue;
+          }
+        }
         seqStart = esc;
         this.state = State.Escape;
         this.pending = '\x1b';

@@ -375,6 +375,8 @@ const enum State {
 
 /** Where a run of printable ASCII (and tabs, one column each) ends. */
 const NOT_SIMPLE = /[^\t\x20-\x7e]/g;
+/** Printable ASCII (tabs count one column) and whole SGR sequences: drawn without the state machine. */
+const SIMPLE_TEXT = /(?:[\t\x20-\x7e]+|\x1b\[[0-9;]*m)*/y;
 /** Where printable text ends: at a C0 or C1 control (tab excepted). */
 const PRINTABLE_END = /[\x00-\x08\x0a-\x1f\x7f-\x9f]/g;
 /** Where a run of non-ASCII text ends: at ASCII or a C1 control. */
@@ -398,6 +400,8 @@ export class TerminalText {
   omittedChars = 0;
   /** Lines still reachable by the cursor (cursor-up); the oldest are committed when it grows. */
   private live: Line[] = [new Line()];
+  /** Lines before this index in `live` are committed (dropped in batches). */
+  private liveStart = 0;
   private row = 0;
   private col = 0;
   private style = '';
@@ -422,19 +426,31 @@ export class TerminalText {
     let i = 0;
     while (i < n) {
       if (this.state === State.Ground) {
-        // Fast path: a run of printable ASCII needs no state machine and no width lookup.
-        NOT_SIMPLE.lastIndex = i;
-        let j = NOT_SIMPLE.exec(text)?.index ?? n; // the regex engine scans faster than a JS loop
+        // Fast path: printable ASCII and colour changes need no state machine and no width lookup.
+        SIMPLE_TEXT.lastIndex = i;
+        SIMPLE_TEXT.test(text); // the regex engine scans faster than a JS loop
+        const j = SIMPLE_TEXT.lastIndex;
         if (j > i) {
-          this.col = this.live[this.row]!.writeSimple(this.col, i === 0 && j === n ? text : text.slice(i, j), this.style);
+          this.simpleText(text, i, j);
           i = j;
+          if (i === n) break;
+        }
+        const code = text.charCodeAt(i);
+        if (code === 0x0a) {
+          this.newline();
+          i++;
           continue;
         }
-        if (text.charCodeAt(i) >= 0xa0) {
+        if (code === 0x0d) {
+          this.col = 0;
+          i++;
+          continue;
+        }
+        if (code >= 0xa0) {
           PRINTABLE_END.lastIndex = i;
-          j = PRINTABLE_END.exec(text)?.index ?? n;
-          this.col = this.live[this.row]!.write(this.col, text.slice(i, j), this.style);
-          i = j;
+          const k = PRINTABLE_END.exec(text)?.index ?? n;
+          this.col = this.live[this.liveStart + this.row]!.write(this.col, text.slice(i, k), this.style);
+          i = k;
           continue;
         }
       }
@@ -443,6 +459,22 @@ export class TerminalText {
       i += ch.length;
       this.feed(ch);
     }
+  }
+
+  /** text[i, end): printable ASCII and complete SGR sequences only. */
+  private simpleText(text: string, i: number, end: number): void {
+    const line = this.live[this.liveStart + this.row]!;
+    let col = this.col;
+    while (i < end) {
+      const esc = text.indexOf('\x1b', i);
+      const stop = esc < 0 || esc >= end ? end : esc;
+      if (stop > i) col = line.writeSimple(col, i === 0 && stop === text.length ? text : text.slice(i, stop), this.style);
+      if (stop === end) break;
+      const final = text.indexOf('m', stop + 2);
+      this.sgr(text.slice(stop + 2, final));
+      i = final + 1;
+    }
+    this.col = col;
   }
 
   /** Everything written so far, rendered; trailing newlines trimmed. */
@@ -459,7 +491,8 @@ export class TerminalText {
       plain.push(p);
       ansi.push(a);
     }
-    for (const line of this.live) {
+    for (let i = this.liveStart; i < this.live.length; i++) {
+      const line = this.live[i]!;
       const [p, a] = renderLine(line);
       plain.push(p);
       ansi.push(a);
@@ -585,16 +618,16 @@ export class TerminalText {
         if ((mode === 2 || mode === 3) && this.options.eraseDisplayClears) return this.clearAll();
         if (mode === 0) {
           this.eraseInLine(0);
-          this.live.length = this.row + 1;
+          this.live.length = this.liveStart + this.row + 1;
         }
         return;
       }
       case 'P': {
-        this.live[this.row]!.splice(this.col, n);
+        this.live[this.liveStart + this.row]!.splice(this.col, n);
         return;
       }
       case 'X': {
-        this.live[this.row]!.blank(this.col, this.col + n);
+        this.live[this.liveStart + this.row]!.blank(this.col, this.col + n);
         return;
       }
     }
@@ -639,7 +672,7 @@ export class TerminalText {
   }
 
   private eraseInLine(mode: number): void {
-    const line = this.live[this.row]!;
+    const line = this.live[this.liveStart + this.row]!;
     if (mode === 0) line.truncate(this.col);
     else if (mode === 1) line.blank(0, this.col + 1);
     else line.truncate(0);
@@ -648,11 +681,17 @@ export class TerminalText {
   private newline(carriageReturn = true): void {
     this.row++;
     if (carriageReturn) this.col = 0;
-    if (this.row >= this.live.length) this.live.push(new Line());
+    if (this.liveStart + this.row >= this.live.length) this.live.push(new Line());
     // Lines the cursor can no longer reach are final: render them once and drop the cells.
-    while (this.live.length > MAX_CURSOR_UP + 1 && this.row > 0) {
-      this.commit(this.live.shift()!);
+    while (this.live.length - this.liveStart > MAX_CURSOR_UP + 1 && this.row > 0) {
+      this.commit(this.live[this.liveStart]!);
+      this.liveStart++;
       this.row--;
+    }
+    // Dropped from the front in batches: shifting the array at every line costs a copy of it.
+    if (this.liveStart >= 256) {
+      this.live = this.live.slice(this.liveStart);
+      this.liveStart = 0;
     }
   }
 
@@ -696,6 +735,7 @@ export class TerminalText {
     this.headUsed = 0;
     this.omittedChars = 0;
     this.live = [new Line()];
+    this.liveStart = 0;
     this.row = 0;
     this.col = 0;
   }
