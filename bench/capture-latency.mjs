@@ -1,7 +1,10 @@
 // Keystroke echo latency added by `sivtr shell`: type a key at a bash prompt and time until its echo
-// comes back, bash on a PTY directly vs bash under `sivtr shell` (recording) on the same kind of PTY.
-// 200 keystrokes per run (a key, then a backspace), median per run, median of 10 runs.
+// comes back: bash on a PTY directly, then under `sivtr shell` (recording), `script -q` and
+// `asciinema rec`, each on the same kind of PTY, in the default environment and a minimal one
+// (env -i PATH HOME LANG, plus TERM). 200 keystrokes per run (a key, then a backspace), median per
+// run, median of RUNS runs (10 by default).
 // Run: node bench/capture-latency.mjs
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -12,13 +15,25 @@ const ROOT = resolve(import.meta.dirname, '..');
 const BIN = join(ROOT, 'bin', 'sivtr.js');
 const RUNS = Number(process.env.RUNS ?? 10);
 const KEYS = 200;
+const have = (p) => spawnSync('sh', ['-c', `command -v ${p}`]).status === 0;
 
-async function run(viaSivtr) {
+const ENVS = {
+  default: (home) => ({ ...process.env, HOME: home, TERM: 'xterm-256color', INPUTRC: '/dev/null', SIVTR_DATA_DIR: join(home, 'data'), ASCIINEMA_CONFIG_HOME: join(home, 'asciinema') }),
+  minimal: (home) => ({ PATH: process.env.PATH, HOME: home, LANG: 'C.UTF-8', TERM: 'xterm-256color', ...(process.env.SIVTR_RECORDER_INLINE ? { SIVTR_RECORDER_INLINE: '1' } : {}) }),
+};
+
+const CONTENDERS = {
+  'bare bash': () => ['bash', ['-i']],
+  'sivtr shell': () => [process.execPath, [BIN, 'shell', 'bash']],
+  'script -q': () => ['script', ['-q', '-c', 'bash -i', '/dev/null']],
+  ...(have('asciinema') ? { 'asciinema rec': (home) => ['asciinema', ['rec', '-q', '--overwrite', '-c', 'bash -i', join(home, 'out.cast')]] } : {}),
+};
+
+async function run(contender, makeEnv) {
   const home = mkdtempSync(join(tmpdir(), 'sivtr-lat-'));
   writeFileSync(join(home, '.bashrc'), "PS1='READY$ '\nHISTFILE=/dev/null\n");
-  const env = { PATH: process.env.PATH, HOME: home, TERM: 'xterm-256color', LANG: 'C.UTF-8', INPUTRC: '/dev/null', SIVTR_DATA_DIR: join(home, 'data'), ...(process.env.SIVTR_RECORDER_INLINE ? { SIVTR_RECORDER_INLINE: '1' } : {}) };
-  const [file, args] = viaSivtr ? [process.execPath, [BIN, 'shell', 'bash']] : ['bash', ['-i']];
-  const p = pty.spawn(file, args, { cols: 100, rows: 30, cwd: home, env, encoding: null });
+  const [file, args] = CONTENDERS[contender](home);
+  const p = pty.spawn(file, args, { cols: 100, rows: 30, cwd: home, env: makeEnv(home), encoding: null });
   let text = '';
   let waiter;
   p.onData((b) => {
@@ -48,12 +63,14 @@ async function run(viaSivtr) {
   return median(times);
 }
 
-const bare = [];
-const proxied = [];
-for (let i = 0; i < RUNS; i++) {
-  bare.push(await run(false));
-  proxied.push(await run(true));
+console.log(`keystroke echo latency (median of ${RUNS} runs × ${KEYS} keys; added = minus bare bash in the same environment):`);
+for (const [name, makeEnv] of Object.entries(ENVS)) {
+  const samples = Object.fromEntries(Object.keys(CONTENDERS).map((c) => [c, []]));
+  for (let i = 0; i < RUNS; i++) for (const c of Object.keys(CONTENDERS)) samples[c].push(await run(c, makeEnv));
+  const bare = median(samples['bare bash']);
+  console.log(` ${name} environment:`);
+  for (const c of Object.keys(CONTENDERS)) {
+    const m = median(samples[c]);
+    console.log(`  ${c.padEnd(14)} ${m.toFixed(3)} ms${c === 'bare bash' ? '' : `, added ${(m - bare).toFixed(3)} ms`}`);
+  }
 }
-const b = median(bare);
-const s = median(proxied);
-console.log(`keystroke echo latency (median of ${RUNS} runs × ${KEYS} keys): bare bash ${b.toFixed(3)} ms, under sivtr shell ${s.toFixed(3)} ms, added ${(s - b).toFixed(3)} ms (${(s / b).toFixed(2)}×)`);

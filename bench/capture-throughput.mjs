@@ -1,9 +1,15 @@
-// Throughput of `sivtr shell`: `cat` of a 50 MB file inside the recorder vs a bare node-pty reader
-// (a passthrough proxy with no recorder) vs `script -q`. Every contender runs inside the same outer
-// PTY that discards what it reads; times are medians of 10 runs, startup subtracted (an empty file).
+// Throughput of `sivtr shell` against its peers: `cat` of a 50 MB file (ASCII lines with colour)
+// inside the recorder, `script -q`, `asciinema rec`, a bare node-pty reader (a passthrough proxy
+// with no recorder) and `sivtr shell --passthrough`. Every contender runs inside the same outer PTY
+// that discards what it reads; times are medians of RUNS runs with startup subtracted (the same
+// contender on an empty file). Each contender runs in the default environment (this process's,
+// NODE_EXTRA_CA_CERTS and all) and in a minimal one (env -i PATH HOME LANG, plus TERM).
+// Wall time needs a quiet machine; the CPU time of each contender's process tree (time(1)) is
+// printed beside it and holds up better on a shared one.
 // Also: the recorder's RSS while a command prints 1 GB (sampled from /proc every 50 ms).
-// Run: node bench/capture-throughput.mjs [--rss-only|--no-rss]
-import { mkdtempSync, openSync, readFileSync, rmSync, writeFileSync, writeSync, closeSync } from 'node:fs';
+// Run: node bench/capture-throughput.mjs [--rss-only|--no-rss]   (RUNS=5 by default)
+import { spawnSync } from 'node:child_process';
+import { closeSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import pty from 'node-pty';
@@ -11,11 +17,12 @@ import { median } from './lib.mjs';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const BIN = join(ROOT, 'bin', 'sivtr.js');
-const RUNS = Number(process.env.RUNS ?? 10);
+const RUNS = Number(process.env.RUNS ?? 5);
 const dir = mkdtempSync(join(tmpdir(), 'sivtr-tput-'));
 const big = join(dir, 'big.txt');
 const empty = join(dir, 'empty.txt');
 const mode = process.argv[2];
+const have = (p) => spawnSync('sh', ['-c', `command -v ${p}`]).status === 0;
 
 function makeFile(path, bytes) {
   const line = 'line 0000000 the quick brown fox jumps over the lazy dog, \x1b[32mcoloured\x1b[0m and plain text\n';
@@ -27,15 +34,28 @@ function makeFile(path, bytes) {
   return written;
 }
 
-const env = (home) => ({ PATH: process.env.PATH, HOME: home, TERM: 'xterm-256color', LANG: 'C.UTF-8', INPUTRC: '/dev/null', SIVTR_DATA_DIR: join(home, 'data'), ...(process.env.SIVTR_RECORDER_INLINE ? { SIVTR_RECORDER_INLINE: '1' } : {}) });
+const ENVS = {
+  default: (home) => ({ ...process.env, HOME: home, TERM: 'xterm-256color', INPUTRC: '/dev/null', SIVTR_DATA_DIR: join(home, 'data'), ASCIINEMA_CONFIG_HOME: join(home, 'asciinema') }),
+  minimal: (home) => ({ PATH: process.env.PATH, HOME: home, LANG: 'C.UTF-8', TERM: 'xterm-256color', ...(process.env.SIVTR_RECORDER_INLINE ? { SIVTR_RECORDER_INLINE: '1' } : {}) }),
+};
 
-/** Runs file/args on an outer PTY, discarding output; resolves with ms until exit. */
-function whole(file, args, home) {
+/** CPU seconds (user + system) of a finished contender and everything it waited for, from time(1). */
+const TIME = '/usr/bin/time';
+let timed = 0;
+function timeArgs() {
+  const out = join(dir, `time-${timed++}.txt`);
+  return { out, prefix: ['-f', '%U %S', '-o', out] };
+}
+const cpuOf = (out) => readFileSync(out, 'utf8').trim().split('\n').at(-1).split(' ').reduce((a, b) => a + Number(b) * 1000, 0);
+
+/** Runs file/args on an outer PTY, discarding output; resolves with wall and CPU ms until exit. */
+function whole(file, args, home, env) {
+  const t = timeArgs();
   return new Promise((res) => {
     const start = process.hrtime.bigint();
-    const p = pty.spawn(file, args, { cols: 120, rows: 40, cwd: home, env: env(home), encoding: null });
+    const p = pty.spawn(TIME, [...t.prefix, file, ...args], { cols: 120, rows: 40, cwd: home, env, encoding: null });
     p.onData(() => {});
-    p.onExit(() => res(Number(process.hrtime.bigint() - start) / 1e6));
+    p.onExit(() => res({ ms: Number(process.hrtime.bigint() - start) / 1e6, cpu: cpuOf(t.out) }));
   });
 }
 
@@ -43,7 +63,6 @@ const bareReader = join(dir, 'bare-reader.mjs');
 writeFileSync(
   bareReader,
   `import pty from ${JSON.stringify(join(ROOT, 'node_modules', 'node-pty', 'lib', 'index.js'))};
-const p = pty.default ? pty.default.spawn : pty.spawn;
 const child = (pty.spawn ?? pty.default.spawn)('cat', [process.argv[2]], { cols: 120, rows: 40, env: process.env, encoding: null });
 let paused = false;
 child.onData((b) => { if (!process.stdout.write(b) && !paused) { paused = true; child.pause(); process.stdout.once('drain', () => { paused = false; child.resume(); }); } });
@@ -51,12 +70,12 @@ child.onExit(({ exitCode }) => { process.exitCode = exitCode; });
 `,
 );
 
-/** `sivtr shell bash` on the outer PTY: time from Enter to the next prompt marker. */
-async function inShell(path, home, passthrough) {
+/** `sivtr shell bash` on the outer PTY: time from Enter to the next prompt. */
+async function inShell(path, home, env, passthrough) {
   writeFileSync(join(home, '.bashrc'), "PS1='$ '\nHISTFILE=/dev/null\n");
   const args = [BIN, 'shell', 'bash', ...(passthrough ? ['--passthrough'] : [])];
-  const needle = passthrough ? '\x1b]133;B' : ';sivtr=';
-  const p = pty.spawn(process.execPath, args, { cols: 120, rows: 40, cwd: home, env: env(home), encoding: null });
+  const t = timeArgs();
+  const p = pty.spawn(TIME, [...t.prefix, process.execPath, ...args], { cols: 120, rows: 40, cwd: home, env, encoding: null });
   let tail = '';
   let count = 0;
   let waiter;
@@ -77,38 +96,53 @@ async function inShell(path, home, passthrough) {
   const ms = Number(process.hrtime.bigint() - start) / 1e6;
   p.write('exit\r');
   await exited;
-  void needle;
-  return ms;
+  return { ms, cpu: cpuOf(t.out) };
 }
 
+/** Medians of wall and CPU time over RUNS runs. */
 async function series(fn) {
-  const times = [];
-  for (let i = 0; i < RUNS; i++) times.push(await fn());
-  return median(times);
+  const runs = [];
+  for (let i = 0; i < RUNS; i++) runs.push(await fn());
+  return { ms: median(runs.map((r) => r.ms)), cpu: median(runs.map((r) => r.cpu)) };
 }
+
+/** One contender on the big file minus the same on an empty file (startup), wall and CPU. */
+const net = async (run) => {
+  const full = await series(() => run(big));
+  const start = await series(() => run(empty));
+  return { ms: full.ms - start.ms, cpu: full.cpu - start.cpu };
+};
 
 if (mode !== '--rss-only') {
   const size = makeFile(big, 50 * 1024 * 1024);
   writeFileSync(empty, '');
-  const home = mkdtempSync(join(dir, 'home-'));
-  const bare = (await series(() => whole(process.execPath, [bareReader, big], home))) - (await series(() => whole(process.execPath, [bareReader, empty], home)));
-  const script = (await series(() => whole('script', ['-q', '-c', `cat ${big}`, '/dev/null'], home))) - (await series(() => whole('script', ['-q', '-c', `cat ${empty}`, '/dev/null'], home)));
-  const recorder = (await series(() => inShell(big, home, false))) - (await series(() => inShell(empty, home, false)));
-  const passthrough = (await series(() => inShell(big, home, true))) - (await series(() => inShell(empty, home, true)));
   const mb = size / 1024 / 1024;
-  const rate = (ms) => `${(mb / (ms / 1000)).toFixed(0)} MB/s (${ms.toFixed(0)} ms)`;
-  console.log(`throughput, cat of ${mb.toFixed(0)} MB (median of ${RUNS}, startup subtracted):`);
-  console.log(`  bare node-pty reader     ${rate(bare)}`);
-  console.log(`  script -q                ${rate(script)}  = ${(bare / script).toFixed(2)}× the bare reader`);
-  console.log(`  sivtr shell --passthrough ${rate(passthrough)}  = ${(bare / passthrough).toFixed(2)}× the bare reader`);
-  console.log(`  sivtr shell (recording)  ${rate(recorder)}  = ${(bare / recorder).toFixed(2)}× the bare reader`);
+  const rate = (ms) => `${(mb / (ms / 1000)).toFixed(0).padStart(3)} MB/s (${ms.toFixed(0)} ms)`;
+  console.log(`throughput, cat of ${mb.toFixed(0)} MB (median of ${RUNS}, startup subtracted; CPU = user + system of the whole process tree,`);
+  console.log(`cat and bash included, which a loaded machine does not distort as it does wall time):`);
+  for (const [name, makeEnv] of Object.entries(ENVS)) {
+    const home = mkdtempSync(join(dir, `home-${name}-`));
+    const env = makeEnv(home);
+    const cast = join(home, 'out.cast');
+    const results = [];
+    results.push(['bare node-pty reader', await net((f) => whole(process.execPath, [bareReader, f], home, env))]);
+    results.push(['script -q', await net((f) => whole('script', ['-q', '-c', `cat ${f}`, '/dev/null'], home, env))]);
+    if (have('asciinema')) results.push(['asciinema rec', await net((f) => whole('asciinema', ['rec', '-q', '--overwrite', '-c', `cat ${f}`, cast], home, env))]);
+    results.push(['sivtr shell --passthrough', await net((f) => inShell(f, home, env, true))]);
+    results.push(['sivtr shell (recording)', await net((f) => inShell(f, home, env, false))]);
+    const script = results.find(([n]) => n === 'script -q')[1];
+    console.log(` ${name} environment:`);
+    for (const [label, r] of results) {
+      console.log(`  ${label.padEnd(26)} ${rate(r.ms)}  = ${(script.ms / r.ms).toFixed(2)}× script -q;  CPU ${r.cpu.toFixed(0).padStart(5)} ms = ${(r.cpu / script.cpu).toFixed(2)}× script -q's`);
+    }
+  }
 }
 
 if (mode !== '--no-rss') {
   // 1 GB through the recorder: RSS of the `sivtr shell` node process, sampled while it runs.
   const home = mkdtempSync(join(dir, 'rss-'));
   writeFileSync(join(home, '.bashrc'), "PS1='$ '\nHISTFILE=/dev/null\n");
-  const p = pty.spawn(process.execPath, [BIN, 'shell', 'bash'], { cols: 120, rows: 40, cwd: home, env: env(home), encoding: null });
+  const p = pty.spawn(process.execPath, [BIN, 'shell', 'bash'], { cols: 120, rows: 40, cwd: home, env: { ...ENVS.minimal(home), SIVTR_DATA_DIR: join(home, 'data') }, encoding: null });
   let count = 0;
   let waiter;
   let tail = '';
@@ -130,8 +164,9 @@ if (mode !== '--no-rss') {
   const secs = Number(process.hrtime.bigint() - start) / 1e9;
   p.write('exit\r');
   await new Promise((r) => p.onExit(r));
-  const log = readFileSync(join(home, 'data', 'terminals', (await import('node:fs')).readdirSync(join(home, 'data', 'terminals')).find((n) => n.endsWith('.jsonl'))), 'utf8');
+  const logs = join(home, 'data', 'terminals');
+  const log = readFileSync(join(logs, readdirSync(logs).find((n) => n.endsWith('.jsonl'))), 'utf8');
   const entry = JSON.parse(log.trim().split('\n').at(-1));
-  console.log(`recorder RSS while a command prints 1 GB (${secs.toFixed(1)} s): start ${samples[0].toFixed(0)} MB, max ${Math.max(...samples).toFixed(0)} MB, end ${samples.at(-1).toFixed(0)} MB; entry output ${entry.output.length} chars (${/\[… (\d+) chars omitted …\]/.exec(entry.output)?.[1]} omitted)`);
+  console.log(`recorder RSS while a command prints 1 GB (${secs.toFixed(1)} s, ${(1024 / secs).toFixed(0)} MB/s): start ${samples[0].toFixed(0)} MB, max ${Math.max(...samples).toFixed(0)} MB, end ${samples.at(-1).toFixed(0)} MB; entry output ${entry.output.length} chars (${/\[… (\d+) chars omitted …\]/.exec(entry.output)?.[1]} omitted)`);
 }
 rmSync(dir, { recursive: true, force: true });
