@@ -44,13 +44,54 @@ class Line {
   private wide = false;
   /** Some cell carries a style: the ANSI rendering needs the slow path. */
   private styled = false;
+  /**
+   * Raw form: a whole line of printable ASCII and SGR sequences, kept as it came (with the style in
+   * force at its start) until something needs its runs. Past the head most lines are dropped
+   * unseen, so they never are split into runs.
+   */
+  private raw: string | null = null;
+  private rawStyle = '';
 
   get length(): number {
     return this.runs ? this.runCells : this.ch.length;
   }
 
+  /** Nothing written yet. */
+  get blankLine(): boolean {
+    return this.runs !== null && this.runCells === 0 && this.raw === null;
+  }
+
+  /** Becomes the raw line `text` (see `raw`) of `cells` printable characters, starting in `style`. */
+  setRaw(text: string, style: string, cells: number): void {
+    this.raw = text;
+    this.rawStyle = style;
+    this.runCells = cells;
+    this.runChars = cells;
+  }
+
+  private open(): void {
+    const text = this.raw;
+    if (text === null) return;
+    this.raw = null;
+    this.runCells = 0;
+    this.runChars = 0;
+    let style = this.rawStyle;
+    let col = 0;
+    let i = 0;
+    for (;;) {
+      const esc = text.indexOf('\x1b', i);
+      const stop = esc < 0 ? text.length : esc;
+      if (stop > i) col = this.writeSimple(col, text.slice(i, stop), style);
+      if (esc < 0) return;
+      const final = text.indexOf('m', esc + 2);
+      style = nextStyle(style, text.slice(esc + 2, final));
+      i = final + 1;
+    }
+  }
+
   /** Printable text (no controls) drawn from column `col`; returns the column after it. */
   write(col: number, text: string, style: string): number {
+    this.open();
     const alone = this.writeAlone(col, text, style);
     if (alone >= 0) return alone;
     // ASCII never joins the cluster before it; only the non-ASCII stretches are segmented.
@@ -108,6 +149,7 @@ class Line {
 
   /** One column per character. */
   writeSimple(col: number, text: string, style: string): number {
+    this.open();
     if (style !== '') this.styled = true;
     if (this.runs && col >= this.runCells) {
       this.pad(col);
@@ -276,7 +318,9 @@ class Line {
   }
 
   truncate(n: number): void {
+    this.open();
     if (n === 0) {
+      this.raw = null;
       this.runs = [];
       this.runCells = 0;
       this.runChars = 0;
@@ -297,6 +341,7 @@ class Line {
 
   /** Columns [from, to) become blank (erase), within the line. */
   blank(from: number, to: number): void {
+    this.open();
     to = Math.min(to, this.length);
     if (from >= to) return;
     this.toCells();
@@ -306,6 +351,7 @@ class Line {
 
   /** Deletes `n` columns at `i`; the rest of the line moves left. */
   splice(i: number, n: number): void {
+    this.open();
     if (i >= this.length) return;
     this.toCells();
     if (this.wide) this.unsplit(i, Math.min(i + n, this.ch.length));
@@ -323,6 +369,7 @@ class Line {
 
   /** [plain, ansi]: the ANSI form re-serialises SGR only, reset at each change and at the end. */
   render(): [string, string] {
+    this.open();
     let plain: string;
     let pieces: { text: string; style: string }[];
     if (this.runs) {
@@ -400,6 +447,8 @@ export class TerminalText {
   omittedChars = 0;
   /** Lines still reachable by the cursor (cursor-up); the oldest are committed when it grows. */
   private live: Line[] = [new Line()];
+  /** A line went to the tail: from here on most lines are dropped unseen. */
+  private pastHead = false;
   /** Lines before this index in `live` are committed (dropped in batches). */
   private liveStart = 0;
   private row = 0;
@@ -426,6 +475,14 @@ export class TerminalText {
     let i = 0;
     while (i < n) {
       if (this.state === State.Ground) {
+        // Past the head, a whole line of printable ASCII and colour is kept raw (see Line.raw).
+        if (this.pastHead && this.col === 0) {
+          const end = this.rawLine(text, i);
+          if (end > 0) {
+            i = end;
+            continue;
+          }
+        }
         // Fast path: printable ASCII and colour changes need no state machine and no width lookup.
         SIMPLE_TEXT.lastIndex = i;
         SIMPLE_TEXT.test(text); // the regex engine scans faster than a JS loop
@@ -459,6 +516,33 @@ export class TerminalText {
       i += ch.length;
       this.feed(ch);
     }
+  }
+
+  /**
+   * A whole line from text[i] (through its LF) of printable ASCII and SGR sequences, stored raw on
+   * the blank current line. Returns the index after the LF, or 0 when the text there is no such line.
+   */
+  private rawLine(text: string, i: number): number {
+    const line = this.live[this.liveStart + this.row]!;
+    if (!line.blankLine) return 0;
+    const lf = text.indexOf('\n', i);
+    if (lf <= i) return 0;
+    const end = text.charCodeAt(lf - 1) === 0x0d ? lf - 1 : lf;
+    SIMPLE_TEXT.lastIndex = i;
+    SIMPLE_TEXT.test(text);
+    if (SIMPLE_TEXT.lastIndex !== end) return 0;
+    const style = this.style;
+    let escapes = 0;
+    for (let k = text.indexOf('\x1b', i); k >= 0 && k < end; k = text.indexOf('\x1b', k)) {
+      const final = text.indexOf('m', k + 2);
+      this.style = nextStyle(this.style, text.slice(k + 2, final));
+      escapes += final + 1 - k;
+      k = final + 1;
+    }
+    const cells = end - i - escapes;
+    if (cells > 0) line.setRaw(text.slice(i, end), style, cells);
+    this.newline();
+    return lf + 1;
   }
 
   /** text[i, end): printable ASCII and complete SGR sequences only. */
@@ -633,42 +717,8 @@ export class TerminalText {
     }
   }
 
-  /** style → SGR parameters → resulting style: coloured output repeats the same few transitions. */
-  private sgrCache = new Map<string, Map<string, string>>();
-
   private sgr(params: string): void {
-    const from = this.style;
-    let byParams = this.sgrCache.get(from);
-    const cached = byParams?.get(params);
-    if (cached !== undefined) {
-      this.style = cached;
-      return;
-    }
-    this.applySgr(params);
-    if (!byParams) {
-      if (this.sgrCache.size >= 256) this.sgrCache.clear();
-      byParams = new Map();
-      this.sgrCache.set(from, byParams);
-    }
-    if (byParams.size < 256) byParams.set(params, this.style);
-  }
-
-  private applySgr(params: string): void {
-    const parts = params.split(';');
-    const resetAt = parts.lastIndexOf('0');
-    if (params === '' || parts.every((p) => p === '' || p === '0')) {
-      this.style = '';
-      return;
-    }
-    if (resetAt >= 0 && !isExtendedColourArgument(parts, resetAt)) {
-      this.style = '';
-      const rest = parts.slice(resetAt + 1);
-      if (rest.length > 0) this.style = `\x1b[${rest.join(';')}m`;
-      return;
-    }
-    const style = this.style + `\x1b[${params}m`;
-    const pieces = style.split('\x1b[').filter(Boolean);
-    this.style = pieces.length > MAX_STYLE_PARTS ? pieces.slice(-MAX_STYLE_PARTS).map((p) => '\x1b[' + p).join('') : style;
+    this.style = nextStyle(this.style, params);
   }
 
   private eraseInLine(mode: number): void {
@@ -712,6 +762,7 @@ export class TerminalText {
       return;
     }
     // Whole lines only: a cut never splits a line (a later redactor must see whole secrets).
+    this.pastHead = true;
     this.tailLines.push(line);
     this.tailUsed += size;
     while (this.tailUsed > tailChars && this.tailStart < this.tailLines.length) {
@@ -734,11 +785,43 @@ export class TerminalText {
     this.tailUsed = 0;
     this.headUsed = 0;
     this.omittedChars = 0;
+    this.pastHead = false;
     this.live = [new Line()];
     this.liveStart = 0;
     this.row = 0;
     this.col = 0;
   }
+}
+
+/** style → SGR parameters → resulting style: coloured output repeats the same few transitions. */
+const styleCache = new Map<string, Map<string, string>>();
+
+/** The style after `ESC [ params m` is applied to `from` (a style is the SGR sequences in force). */
+function nextStyle(from: string, params: string): string {
+  let byParams = styleCache.get(from);
+  const cached = byParams?.get(params);
+  if (cached !== undefined) return cached;
+  const style = applySgr(from, params);
+  if (!byParams) {
+    if (styleCache.size >= 256) styleCache.clear();
+    byParams = new Map();
+    styleCache.set(from, byParams);
+  }
+  if (byParams.size < 256) byParams.set(params, style);
+  return style;
+}
+
+function applySgr(from: string, params: string): string {
+  const parts = params.split(';');
+  const resetAt = parts.lastIndexOf('0');
+  if (params === '' || parts.every((p) => p === '' || p === '0')) return '';
+  if (resetAt >= 0 && !isExtendedColourArgument(parts, resetAt)) {
+    const rest = parts.slice(resetAt + 1);
+    return rest.length > 0 ? `\x1b[${rest.join(';')}m` : '';
+  }
+  const style = from + `\x1b[${params}m`;
+  const pieces = style.split('\x1b[').filter(Boolean);
+  return pieces.length > MAX_STYLE_PARTS ? pieces.slice(-MAX_STYLE_PARTS).map((p) => '\x1b[' + p).join('') : style;
 }
 
 /** `38;5;0` and `38;2;0;0;0` carry zeros that are colour values, not resets. */

@@ -157,3 +157,46 @@ describe('display width: columns, not code units', () => {
     expect(plain('中文\u0301👨\u200d👩 x\ry\r\x1b[7C!')).toBe('y 文\u0301👨\u200d👩 !');
   });
 });
+
+describe('long outputs: head, omitted middle, tail', () => {
+  // Past the head most lines are kept raw (never split into runs) and dropped unseen; a line split
+  // between writes takes the ordinary path, so any chunking compares the two.
+  const lines: string[] = [];
+  for (let i = 0; i < 300; i++) {
+    if (i % 7 === 3) lines.push(`p ${i}%\rp done ${i}\r\n`);
+    else if (i % 11 === 5) lines.push(`\x1b[2A\rUP${i}\x1b[K\r\n\r\n`);
+    else lines.push(`line ${i} \x1b[3${i % 8}mcol\x1b[0m${i % 5 === 0 ? ' \x1b[1mbold' : ''} end\r\n`);
+  }
+  const raw = lines.join('') + 'tail\x1b[0m';
+  const options = { headChars: 60, tailChars: 500, eraseDisplayClears: true };
+
+  it('keeps colours across raw lines and lets the cursor go back up into them', () => {
+    const r = renderTerminalText(raw, options);
+    expect(r.plain).toMatch(/^line 0 col bold end\nline 1 col end\n/);
+    expect(r.ansi).toContain('\x1b[1mline 1 \x1b[0m\x1b[1m\x1b[31mcol\x1b[0m end'); // bold carried over from line 0
+    expect(r.plain).toMatch(/\[… \d+ chars omitted …\]/);
+    // Two lines up from line 291, past the head: `line 289` was kept raw, then written over.
+    expect(r.plain).toContain('\nline 288 col end\nUP291\np done 290\n');
+    expect(r.plain).not.toContain('line 289');
+    expect(r.ansi.endsWith('line 299 \x1b[33mcol\x1b[0m end\ntail')).toBe(true);
+  });
+
+  it('gives the same head, omitted count and tail whatever the chunking', () => {
+    const whole = renderTerminalText(raw, options);
+    const perChar = new TerminalText(options);
+    for (const ch of raw) perChar.write(ch);
+    expect(perChar.snapshot()).toEqual(whole);
+    fc.assert(
+      fc.property(fc.array(fc.integer({ min: 0, max: raw.length }), { maxLength: 8 }), (cuts) => {
+        const model = new TerminalText(options);
+        let last = 0;
+        for (const p of [...new Set(cuts)].sort((a, b) => a - b)) {
+          model.write(raw.slice(last, p));
+          last = p;
+        }
+        model.write(raw.slice(last));
+        expect(model.snapshot()).toEqual(whole);
+      }),
+    );
+  });
+});
