@@ -3,6 +3,7 @@
 import { readdirSync, statSync, type Stats } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import stripAnsi from 'strip-ansi';
 import type { Block, BlockKind, DiscoverOptions, SessionSummary } from './types.js';
 import { count } from '../plural.js';
 
@@ -73,7 +74,12 @@ export function isInjectedText(text: string, extra: readonly string[] = []): boo
 
 /** Push a block unless its text is empty after trimming (docs/formats.md: empty blocks are dropped). */
 export function pushBlock(blocks: Block[], kind: BlockKind, text: string | undefined, extra: Partial<Block> = {}): void {
-  const trimmed = (text ?? '').trim();
+  let raw = text ?? '';
+  // A tool's output is what a program printed for a pipe, colours included when it forced them
+  // (test runners, `ls --color`). There is no screen to replay it on, so escapes are removed as
+  // text, not rendered: strip-ansi, not the terminal model (docs/formats.md).
+  if (kind === 'tool_output' && raw.includes('\u001b')) raw = stripAnsi(raw);
+  const trimmed = raw.trim();
   if (trimmed === '') return;
   const block: Block = { kind, text: trimmed };
   for (const [k, v] of Object.entries(extra)) if (v !== undefined) (block as Record<string, unknown>)[k] = v;

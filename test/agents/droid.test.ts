@@ -62,4 +62,21 @@ describe('droid', () => {
     expect(JSON.parse(runCli(['sessions', 'droid', '--global', '--json'], { env }).stdout)).toHaveLength(1);
     expect(JSON.parse(runCli(['sessions', 'droid', '--global', '--json'], { env: cleanEnv(tmp.path) }).stdout)).toHaveLength(0);
   });
+
+  it('removes the colour escapes a tool forced into its output', () => {
+    const work = join(tmp.path, 'proj');
+    mkdirSync(work);
+    const dir = join(tmp.path, '.factory', 'sessions', work.replaceAll('/', '-'));
+    mkdirSync(dir, { recursive: true });
+    const lines = [
+      { type: 'session_start', id: SID, title: 'colours', cwd: work },
+      msg('p1', undefined, 'user', [{ type: 'text', text: 'run the tests' }]),
+      msg('a1', 'p1', 'assistant', [{ type: 'tool_use', id: 'c1', name: 'Execute', input: { command: 'npm test' } }]),
+      msg('r1', 'a1', 'user', [{ type: 'tool_result', tool_use_id: 'c1', content: '\u001b[32m✓\u001b[39m 3 passed \u001b[1m\u001b[31m1 failed\u001b[22m\u001b[39m' }]),
+      msg('a2', 'r1', 'assistant', [{ type: 'text', text: 'One fails.' }]),
+    ];
+    writeFileSync(join(dir, `${SID}.jsonl`), lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
+    const turn = JSON.parse(runCli(['show', `droid/${SID}/1`, '--json'], { env: cleanEnv(tmp.path), cwd: work }).stdout) as { blocks: Record<string, unknown>[] };
+    expect(turn.blocks.find((b) => b.kind === 'tool_output')!.text).toBe('✓ 3 passed 1 failed');
+  });
 });
