@@ -4,7 +4,7 @@ import { readdirSync, statSync, type Stats } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import stripAnsi from 'strip-ansi';
-import type { Block, BlockKind, DiscoverOptions, SessionSummary } from './types.js';
+import type { AgentSession, Block, BlockKind, DiscoverOptions, SessionSummary } from './types.js';
 import { count } from '../plural.js';
 
 export function homeOf(env: NodeJS.ProcessEnv): string {
@@ -221,4 +221,23 @@ export function joinContent(content: unknown, partText: (part: unknown) => strin
     if (text !== undefined) texts.push(text);
   }
   return texts.join('\n');
+}
+
+/** True when the newest block is not the model's answer: the turn is still at work. */
+export const endsUnanswered = (blocks: readonly Block[]): boolean => blocks.length > 0 && blocks.at(-1)!.kind !== 'assistant';
+
+/**
+ * A session whose metadata listing already read (database rows, one run of a shared file):
+ * the summary's facts plus the blocks loaded now. The title falls back to the first prompt.
+ */
+export function sessionOfSummary(summary: SessionSummary, blocks: Block[], lastTurnOpen = endsUnanswered(blocks)): AgentSession {
+  return {
+    id: summary.id,
+    cwd: summary.cwd,
+    title: summary.title ?? titleFrom(blocks.find((b) => b.kind === 'user')?.text),
+    startedAt: summary.startedAt,
+    updatedAt: summary.updatedAt,
+    blocks,
+    lastTurnOpen,
+  };
 }

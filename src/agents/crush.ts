@@ -9,7 +9,9 @@
 import type { Database } from 'better-sqlite3';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
-import { expandHome, homeOf, isObject, labelToolOutputs, prettyArgs, pushBlock, str, titleFrom, toIso } from './common.js';
+import {
+  expandHome, homeOf, isObject, labelToolOutputs, prettyArgs, pushBlock, str, titleFrom, toIso, sessionOfSummary,
+} from './common.js';
 import { columnsOf, withReadOnlyDb } from './sqlite.js';
 import type { AgentSession, Block, DiscoverOptions, Provider, SessionSummary } from './types.js';
 
@@ -147,7 +149,7 @@ async function load(summary: SessionSummary): Promise<AgentSession> {
   const db = summary.location.slice('crush:'.length, at);
   const rows = (await withReadOnlyDb(db, 'the Crush database', (conn) => messageRows(conn, summary.id))) ?? [];
   const { blocks, open } = crushBlocks(rows);
-  return { id: summary.id, cwd: summary.cwd, title: summary.title, startedAt: summary.startedAt, updatedAt: summary.updatedAt, blocks, lastTurnOpen: blocks.length > 0 && open };
+  return sessionOfSummary(summary, blocks, blocks.length > 0 && open);
 }
 
 export const crush: Provider = {

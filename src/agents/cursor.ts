@@ -12,8 +12,7 @@ import { basename, join, sep } from 'node:path';
 import { warn } from '../errors.js';
 import { newJsonlStats, readJsonl, textRecords } from '../session/jsonl.js';
 import {
-  expandHome, homeOf, imagePlaceholder, isInjectedText, isObject, joinContent, labelToolOutputs, prettyArgs, pushBlock,
-  readDirQuiet, reportSkipped, statOrUndefined, str, titleFrom, toIso, UnreadableFiles,
+  expandHome, homeOf, imagePlaceholder, isInjectedText, isObject, joinContent, labelToolOutputs, prettyArgs, pushBlock, readDirQuiet, reportSkipped, statOrUndefined, str, titleFrom, toIso, UnreadableFiles, endsUnanswered,
 } from './common.js';
 import { columnsOf, openReadOnly } from './sqlite.js';
 import type { AgentSession, Block, DiscoverOptions, Provider, SessionSummary } from './types.js';
@@ -183,7 +182,7 @@ async function loadCursor(path: string, env: NodeJS.ProcessEnv, warnFn: (m: stri
     updatedAt: mtime,
     blocks,
     // no completion records: a transcript ending in the assistant's text is taken as answered
-    lastTurnOpen: blocks.length > 0 && blocks.at(-1)!.kind !== 'assistant',
+    lastTurnOpen: endsUnanswered(blocks),
   };
 }
 

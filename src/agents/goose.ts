@@ -7,7 +7,9 @@
 // sessions are not listed.
 import type { Database } from 'better-sqlite3';
 import { join } from 'node:path';
-import { expandHome, homeOf, imagePlaceholder, isObject, labelToolOutputs, prettyArgs, pushBlock, str, titleFrom, toIso } from './common.js';
+import {
+  expandHome, homeOf, imagePlaceholder, isObject, labelToolOutputs, prettyArgs, pushBlock, str, titleFrom, toIso, sessionOfSummary,
+} from './common.js';
 import { columnsOf, withReadOnlyDb } from './sqlite.js';
 import type { AgentSession, Block, DiscoverOptions, Provider, SessionSummary } from './types.js';
 
@@ -127,16 +129,7 @@ async function* discover(opts: DiscoverOptions): AsyncIterable<SessionSummary> {
 async function load(summary: SessionSummary, opts: DiscoverOptions): Promise<AgentSession> {
   const id = summary.location.startsWith(PREFIX) ? summary.location.slice(PREFIX.length) : summary.id;
   const rows = (await withReadOnlyDb(gooseDb(opts.env), 'the Goose database', (db) => loadRows(db, id))) ?? [];
-  const blocks = gooseBlocks(rows);
-  return {
-    id,
-    cwd: summary.cwd,
-    title: summary.title ?? titleFrom(blocks.find((b) => b.kind === 'user')?.text),
-    startedAt: summary.startedAt,
-    updatedAt: summary.updatedAt,
-    blocks,
-    lastTurnOpen: blocks.length > 0 && blocks.at(-1)!.kind !== 'assistant',
-  };
+  return sessionOfSummary(summary, gooseBlocks(rows));
 }
 
 export const goose: Provider = {

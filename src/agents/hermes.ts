@@ -7,7 +7,9 @@
 // scaffolding (`display_kind = 'hidden'`) are not shown; sub-agent sessions are not listed.
 import type { Database } from 'better-sqlite3';
 import { join } from 'node:path';
-import { expandHome, homeOf, isObject, labelToolOutputs, prettyArgs, pushBlock, readDirQuiet, statOrUndefined, str, titleFrom, toIso } from './common.js';
+import {
+  expandHome, homeOf, isObject, labelToolOutputs, prettyArgs, pushBlock, readDirQuiet, statOrUndefined, str, titleFrom, toIso, sessionOfSummary,
+} from './common.js';
 import { columnsOf, withReadOnlyDb } from './sqlite.js';
 import type { AgentSession, Block, DiscoverOptions, Provider, SessionSummary } from './types.js';
 
@@ -174,16 +176,7 @@ async function load(summary: SessionSummary, opts: DiscoverOptions): Promise<Age
   const [, profile = '', ids = summary.id] = /^hermes:([^:]*):(.*)$/.exec(summary.location) ?? [];
   const path = profile ? join(hermesHome(opts.env), 'profiles', profile, 'state.db') : join(hermesHome(opts.env), 'state.db');
   const rows = (await withReadOnlyDb(path, 'the Hermes database', (db) => loadChainRows(db, ids.split(',')))) ?? [];
-  const blocks = hermesBlocks(rows);
-  return {
-    id: summary.id,
-    cwd: summary.cwd,
-    title: summary.title,
-    startedAt: summary.startedAt,
-    updatedAt: summary.updatedAt,
-    blocks,
-    lastTurnOpen: blocks.length > 0 && blocks.at(-1)!.kind !== 'assistant',
-  };
+  return sessionOfSummary(summary, hermesBlocks(rows));
 }
 
 export const hermes: Provider = {
