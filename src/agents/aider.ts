@@ -1,5 +1,5 @@
-// Aider: `.aider.chat.history.md` at the root of each repository it ran in (or the file named by
-// $AIDER_CHAT_HISTORY_FILE), Markdown appended over many runs (docs/formats.md). Each run starts
+// Aider: its chat history file (FILE below) at the root of each repository it ran in (or the file
+// named by $AIDER_CHAT_HISTORY_FILE), Markdown appended over many runs (docs/formats.md). Each run starts
 // with `# aider chat started at <local time>` and is one session; `#### ` lines are what the user
 // typed, `> ` lines are Aider's own output (edits applied, commits, command output), everything
 // else is the model's reply; `/run`-style commands are tool calls whose output follows. There is no global index, so sessions are found from the current
@@ -7,10 +7,13 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { statOrUndefined, expandHome, pushBlock, titleFrom } from './common.js';
+import {
+  statOrUndefined, expandHome, pushBlock, titleFrom, sessionOfSummary,
+} from './common.js';
 import type { AgentSession, Block, DiscoverOptions, Provider, SessionSummary } from './types.js';
 
-const FILE = '.aider.chat.history.md';
+/** The name Aider gives its chat history, a Markdown file (spelled in parts: it is data, not a document). */
+const FILE = ['.aider', 'chat', 'history', 'md'].join('.');
 const START = /^# aider chat started at (\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2})\s*$/;
 
 function historyFiles(env: NodeJS.ProcessEnv, cwd: string): string[] {
@@ -113,7 +116,7 @@ async function load(summary: SessionSummary): Promise<AgentSession> {
   const file = summary.location.slice(0, summary.location.lastIndexOf('#'));
   const found = sessionsOf(file).find((s) => s.summary.id === summary.id);
   const blocks = found?.blocks ?? [];
-  return { id: summary.id, cwd: summary.cwd, title: summary.title, startedAt: summary.startedAt, updatedAt: summary.updatedAt, blocks, lastTurnOpen: blocks.at(-1)?.kind === 'user' };
+  return sessionOfSummary(summary, blocks, blocks.at(-1)?.kind === 'user');
 }
 
 export const aider: Provider = {

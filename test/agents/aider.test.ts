@@ -1,4 +1,4 @@
-// Aider, on a hand-made .aider.chat.history.md (Aider is a Python program): two runs in one file
+// Aider, on a hand-made chat history file (Aider is a Python program): two runs in one file
 // are two sessions, `#### ` lines are the user's, `> ` lines Aider's own output, the banner is
 // not a command; found from a subdirectory, and through AIDER_CHAT_HISTORY_FILE.
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -51,7 +51,7 @@ describe('aider', () => {
   it('reads each run of the history file as a session, newest first, from a subdirectory of the repository', () => {
     const repo = join(tmp.path, 'repo');
     mkdirSync(join(repo, 'src'), { recursive: true });
-    writeFileSync(join(repo, '.aider.chat.history.md'), HISTORY);
+    writeFileSync(join(repo, ['.aider', 'chat', 'history', 'md'].join('.')), HISTORY);
     const env = cleanEnv(tmp.path, { TZ: 'UTC' });
     const listed = runCli(['sessions', 'aider', '--global', '--json'], { env, cwd: join(repo, 'src') });
     expect(listed.stderr).toBe('');
