@@ -1,22 +1,13 @@
 // Helpers every provider needs: text clean-up, placeholders, tool pairing and listing walks
 // (lines are read by session/jsonl.ts).
 import { readdirSync, statSync, type Stats } from 'node:fs';
-import { homedir } from 'node:os';
 import { join } from 'node:path';
 import stripAnsi from 'strip-ansi';
 import type { AgentSession, Block, BlockKind, DiscoverOptions, SessionSummary } from './types.js';
 import { count } from '../plural.js';
 
-export function homeOf(env: NodeJS.ProcessEnv): string {
-  return env.HOME || env.USERPROFILE || homedir();
-}
-
-/** `~` and `~/x` as a shell would expand them (env overrides are often written that way). */
-export function expandHome(path: string, env: NodeJS.ProcessEnv): string {
-  if (path === '~') return homeOf(env);
-  if (path.startsWith('~/')) return join(homeOf(env), path.slice(2));
-  return path;
-}
+/** Providers find their data under the user's home (files.ts says how it is found). */
+export { expandHome, home as homeOf } from '../files.js';
 
 export const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 export const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);

@@ -2,7 +2,8 @@
 // (location, mtime, size) in `<data>/cache/agents-<provider>.json`, so a warm `sivtr sessions`
 // costs a readdir and a stat per file. It is a cache: deleting it loses nothing, and any read
 // or write failure just means working without it.
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
+import { writeFileAtomic } from '../files.js';
 import { join } from 'node:path';
 import { dataDir } from '../session/paths.js';
 import type { SessionSummary, SummaryMemo } from './types.js';
@@ -89,10 +90,7 @@ export class ListingCache implements SummaryMemo {
     }
     if (!this.dirty) return;
     try {
-      mkdirSync(join(this.path, '..'), { recursive: true, mode: 0o700 });
-      const tmp = `${this.path}.${process.pid}.tmp`;
-      writeFileSync(tmp, JSON.stringify({ version: VERSION, entries: this.entries }), { mode: 0o600 });
-      renameSync(tmp, this.path);
+      writeFileAtomic(this.path, JSON.stringify({ version: VERSION, entries: this.entries }), { mode: 0o600, privateDir: true });
       this.dirty = false;
     } catch {
       // read-only data dir: listing still works, just not faster next time

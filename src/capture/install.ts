@@ -1,8 +1,8 @@
 // `sivtr init`: marked, idempotent blocks in the user's rc file (or PowerShell profile). One block
 // loads the hooks at the end of the rc; the optional auto-start block at the top re-runs the
 // interactive shell under `sivtr shell`, guarded against recursion and non-interactive use.
-import { chmodSync, existsSync, mkdirSync, readFileSync, realpathSync, renameSync, statSync, writeFileSync } from 'node:fs';
-import { homedir } from 'node:os';
+import { existsSync, mkdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { home, writeFileAtomic } from '../files.js';
 import { delimiter, dirname, join, resolve } from 'node:path';
 import { hookPath, psQuote, shQuote, type ShellKind } from './hooks.js';
 import { findExecutable } from './which.js';
@@ -17,7 +17,6 @@ export const RAN_LINE = 'sivtr-ran';
 const begin = (name: string): string => `# >>> ${name} >>>`;
 const end = (name: string): string => `# <<< ${name} <<<`;
 
-const home = (env: Env): string => env.HOME || env.USERPROFILE || homedir();
 
 /** The rc file `init` edits: ~/.bashrc, $ZDOTDIR/.zshrc, or pwsh's CurrentUserCurrentHost profile. */
 export function rcFile(kind: ShellKind, env: Env = process.env, platform = process.platform): string {
@@ -196,10 +195,7 @@ function autoStartProblem(kind: ShellKind, block: string): InitStatus['autoStart
 function writeRc(rc: string, text: string): void {
   mkdirSync(dirname(rc), { recursive: true });
   const mode = existsSync(rc) ? statSync(rc).mode & 0o777 : 0o644;
-  const temp = `${rc}.sivtr-${process.pid}.tmp`;
-  writeFileSync(temp, text, { mode });
-  chmodSync(temp, mode);
-  renameSync(temp, rc);
+  writeFileAtomic(rc, text, { mode });
 }
 
 /**

@@ -5,7 +5,8 @@ import { randomBytes } from 'node:crypto';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { warn } from '../errors.js';
-import { ensurePrivateDir } from '../session/log.js';
+import { ensurePrivateDir } from '../files.js';
+import { tryLoadPty } from './pty.js';
 import { dataDir, terminalLogPath, terminalsDir } from '../session/paths.js';
 import { inlineSink, workerSink, type RecorderSink } from './sink.js';
 import { MarkerTokenizer } from './tokenizer.js';
@@ -39,17 +40,6 @@ export function newTerminalId(): string {
   return `${randomBytes(4).toString('hex')}-${process.pid}-${Math.floor(Date.now() / 1000)}`;
 }
 
-type Pty = typeof import('node-pty');
-
-async function loadPty(): Promise<Pty | undefined> {
-  try {
-    const mod = (await import('node-pty')) as Partial<Pty> & { default?: Pty };
-    return typeof mod.spawn === 'function' ? (mod as Pty) : mod.default;
-  } catch {
-    return undefined;
-  }
-}
-
 /** Without node-pty the user still gets their shell: hooks-only mode records the metadata. */
 function plainShell(shell: string, env: NodeJS.ProcessEnv): number {
   const result = spawnSync(shell, [], { stdio: 'inherit', env });
@@ -74,7 +64,7 @@ export async function runShellProxy(options: ProxyOptions): Promise<number> {
     warn(why);
     return PROXY_UNAVAILABLE;
   };
-  const pty = await loadPty();
+  const pty = await tryLoadPty();
   const baseEnv: NodeJS.ProcessEnv = { ...options.env };
   if (!pty) {
     if (options.fromRc) return unavailable('node-pty could not be loaded');

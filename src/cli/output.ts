@@ -1,7 +1,7 @@
 // The CLI's one output kernel: what goes to stdout, notes and warnings on stderr, the colour
 // decision, styles, local times, durations, paths, one-line titles, tables and the `══ ref ══`
 // heading. Commands compose these; none formats a time or decides on colour by itself.
-import { homedir } from 'node:os';
+import { home as homeDir } from '../files.js';
 import { warn } from '../errors.js';
 
 export { warn };
@@ -62,7 +62,7 @@ export function duration(ms: number | undefined): string {
 /** A path with the home directory shown as `~`. */
 export function shortPath(path: string | undefined, missing = '-'): string {
   if (!path) return missing;
-  const home = process.env.HOME || homedir();
+  const home = homeDir(process.env);
   return home && (path === home || path.startsWith(home + '/')) ? '~' + path.slice(home.length) : path;
 }
 

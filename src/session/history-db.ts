@@ -6,7 +6,7 @@ import { existsSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { SivtrError } from '../errors.js';
 import { makeEntry, type SessionEntry } from './entry.js';
-import { ensurePrivateDir } from './log.js';
+import { ensurePrivateDir } from '../files.js';
 import { historyDbForRead, historyDbPath, type Env } from './paths.js';
 import { isUnwritableError, openDb, type Db } from './sqlite.js';
 

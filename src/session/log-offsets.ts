@@ -2,8 +2,9 @@
 // `sivtr copy` re-validates only what was appended since the last run instead of the whole log.
 // The cache is keyed by the log's path and trusted only while the log's head and the bytes just
 // before the cached end are unchanged; anything else triggers a full rescan, with the same result.
-import { closeSync, fstatSync, mkdirSync, openSync, readFileSync, readSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readFileSync, readSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { writeFileAtomic } from '../files.js';
 import { isEntryShape, isRecord, normaliseRaw, parseRawEntryLine, type RawEntry } from './entry.js';
 import { bufferLines, newJsonlStats, parseJsonlLine, skippedLines } from './jsonl.js';
 import { dataDir, type Env } from './paths.js';
@@ -65,10 +66,7 @@ function readCache(file: string, logPath: string): CacheFile | undefined {
 
 function writeCache(file: string, cache: CacheFile): void {
   try {
-    mkdirSync(join(file, '..'), { recursive: true, mode: 0o700 });
-    const temp = `${file}.${process.pid}.tmp`;
-    writeFileSync(temp, JSON.stringify(cache), { mode: 0o600 });
-    renameSync(temp, file);
+    writeFileAtomic(file, JSON.stringify(cache), { mode: 0o600, privateDir: true });
   } catch {
     // A read-only data dir only costs speed.
   }

@@ -1,7 +1,8 @@
 // Terminal logs: one JSONL SessionEntry per line. Loading tolerates anything; unreadable lines
 // are salvaged (the original kept beside the log, the lines blanked) by the next append or the
 // next reader, so a corrupt or legacy log never blocks recording and never loses a line.
-import { closeSync, existsSync, fchmodSync, fstatSync, mkdirSync, openSync, readdirSync, readFileSync, statSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, fchmodSync, fstatSync, openSync, readdirSync, readFileSync, statSync, writeSync } from 'node:fs';
+import { ensurePrivateDir } from '../files.js';
 import { dirname, join } from 'node:path';
 import { SivtrError, warn } from '../errors.js';
 import { isEntryShape, normaliseRaw, parseRawEntryLine, serializeEntry, type RawEntry, type SessionEntry } from './entry.js';
@@ -83,10 +84,6 @@ export function loadLog(path: string, opts: { quiet?: boolean } = {}): LoadedLog
   const { entries, skipped } = parseLog(text);
   if (skipped > 0 && !opts.quiet) warn(`skipped ${count(skipped, 'unreadable line')} in ${path}`);
   return { path, entries, skipped };
-}
-
-export function ensurePrivateDir(dir: string): void {
-  if (!existsSync(dir)) mkdirSync(dir, { recursive: true, mode: 0o700 });
 }
 
 /**

@@ -1,12 +1,11 @@
 // Where sivtr keeps its data and config, per platform, with the env overrides of docs/cli.md
 // and the read-only fallback to files left by the tool's former name, `sift`.
 import { existsSync } from 'node:fs';
-import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { home } from '../files.js';
 
 export type Env = NodeJS.ProcessEnv;
 
-const home = (env: Env): string => env.HOME || env.USERPROFILE || homedir();
 
 function platformDataRoot(env: Env, platform: NodeJS.Platform, name: string): string {
   if (platform === 'darwin') return join(home(env), 'Library', 'Application Support', name);

@@ -9,7 +9,7 @@ import { deflateRaw, deflateRawSync, inflateRawSync } from 'node:zlib';
 import { existsSync, rmSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { warn } from '../errors.js';
-import { ensurePrivateDir } from '../session/log.js';
+import { ensurePrivateDir } from '../files.js';
 import type { SessionDoc, UnitDoc } from './docs.js';
 import type { Statement } from 'better-sqlite3';
 import { KeySet, keyToken } from './grams.js';

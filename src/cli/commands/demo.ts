@@ -8,6 +8,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { styles, useColor } from '../output.js';
 import type { CommandSpec, ParsedArgs } from '../spec.js';
+import { tryLoadPty } from '../../capture/pty.js';
 
 export const spec: CommandSpec = {
   name: 'demo',
@@ -39,13 +40,8 @@ const LIVE_COMMANDS = ['cat greeting.txt', './check.sh', 'NAME=Ada ./check.sh'];
  */
 async function recordLiveSession(root: string, data: string, env: NodeJS.ProcessEnv): Promise<{ ok: true } | { ok: false; why: string }> {
   const unavailable = { ok: false, why: 'bash or node-pty is not available here' } as const;
-  let pty: typeof import('node-pty');
-  try {
-    const mod = (await import('node-pty')) as typeof import('node-pty') & { default?: typeof import('node-pty') };
-    pty = typeof mod.spawn === 'function' ? mod : mod.default!;
-  } catch {
-    return unavailable;
-  }
+  const pty = await tryLoadPty();
+  if (!pty) return unavailable;
   const home = join(data, 'home');
   const work = join(data, 'app');
   mkdirSync(home, { recursive: true });

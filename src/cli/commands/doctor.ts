@@ -68,7 +68,7 @@ export async function run(args: ParsedArgs): Promise<number> {
   else lines.push({ ok: false, what: 'clipboard: none available', fix: 'use --print' });
 
   try {
-    await import('node-pty');
+    await (await import('../../capture/pty.js')).loadPty();
     lines.push({ ok: true, what: 'node-pty: loadable, `sivtr shell` can record output' });
   } catch (error) {
     lines.push({ ok: false, what: `node-pty: cannot load (${(error as Error).message.split('\n')[0]})`, fix: 'reinstall sivtr with a C++ toolchain (python3, make, g++); hooks still record metadata' });

@@ -19,7 +19,7 @@ export async function run(args: ParsedArgs): Promise<number> {
     if (bare) throw new UsageError('no command given');
     throw new SivtrError('nothing is piped into `sivtr pipe`', 'pipe a command into it: `make 2>&1 | sivtr pipe`');
   }
-  const { storeCapture, teeStdin } = await import('../../store/capture.js');
+  const [{ teeStdin }, { storeCapture }] = await Promise.all([import('../../capture/run-command.js'), import('../../store/keep-capture.js')]);
   const startedAt = Date.now();
   const text = await teeStdin();
   if (text.trim() === '') {

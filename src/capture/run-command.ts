@@ -1,29 +1,15 @@
-// Capturing one command or one stream into history: `sivtr run` runs the command under a PTY (so
-// it colours and buffers as it would in a terminal) and passes its output through untouched;
-// `sivtr pipe` tees stdin. Both store the raw text; makeEntry renders it with the one text model.
+// `sivtr run CMD` and `CMD | sivtr pipe`: the command runs under a PTY (so it colours and
+// buffers as it would in a terminal) with its output passed through untouched, or stdin is
+// teed. What was seen is returned raw; the store renders it with the one text model.
 import { write } from 'node:fs';
-import { findExecutable } from '../capture/which.js';
+import { findExecutable } from './which.js';
 import { SivtrError } from '../errors.js';
-import { loadStoreConfig } from './config.js';
-import { HistoryStore, type HistoryEntry, type NewHistoryEntry } from '../session/history-db.js';
-
-/** Stores one capture, applying the configured retention. */
-export async function storeCapture(fields: NewHistoryEntry, env: NodeJS.ProcessEnv = process.env): Promise<HistoryEntry> {
-  const { maxEntries } = await loadStoreConfig(env);
-  const store = HistoryStore.openForWrite(env);
-  try {
-    return store.add(fields, maxEntries);
-  } finally {
-    store.close();
-  }
-}
+import { loadPty } from './pty.js';
 
 /** A command line a person could paste back into a POSIX shell. */
 export function quoteCommand(argv: string[]): string {
   return argv.map((a) => (a !== '' && /^[\w@%+=:,./-]+$/.test(a) ? a : `'${a.replace(/'/g, `'\\''`)}'`)).join(' ');
 }
-
-type PtyModule = typeof import('node-pty');
 
 export type RunResult = { exitCode: number; output: string; durationMs: number; startedAt: Date; endedAt: Date };
 
@@ -32,8 +18,7 @@ export async function runUnderPty(argv: string[], env: NodeJS.ProcessEnv, cwd: s
   const [command, ...args] = argv;
   const file = findExecutable(command!, env, cwd);
   if (!file) throw new SivtrError(`command not found: ${command}`, 'check the spelling, or run it through a shell: `sivtr run sh -c "…"`');
-  const imported = (await import('node-pty')) as PtyModule & { default?: PtyModule };
-  const pty = imported.default ?? imported;
+  const pty = await loadPty();
   const stdout = process.stdout;
   const stdin = process.stdin;
   const startedAt = new Date();

@@ -1,0 +1,40 @@
+// File-system habits every layer shares: the user's home as the environment names it, private
+// folders for what sivtr keeps (terminal output is as private as the terminal), and whole-file
+// replacement through a rename, so a reader never sees a half-written file.
+import { chmodSync, existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { dirname, join } from 'node:path';
+
+/** $HOME (or %USERPROFILE%), falling back to the account's home directory. */
+export function home(env: NodeJS.ProcessEnv): string {
+  return env.HOME || env.USERPROFILE || homedir();
+}
+
+/** `~` and `~/x` as a shell would expand them (env overrides are often written that way). */
+export function expandHome(path: string, env: NodeJS.ProcessEnv): string {
+  if (path === '~') return home(env);
+  if (path.startsWith('~/')) return join(home(env), path.slice(2));
+  return path;
+}
+
+/** A folder only its owner can enter, with any missing parents. */
+export function ensurePrivateDir(dir: string): void {
+  if (!existsSync(dir)) mkdirSync(dir, { recursive: true, mode: 0o700 });
+}
+
+/**
+ * Replaces a whole file at once: written beside it, then renamed over it. `privateDir` creates a
+ * missing parent folder owner-only.
+ */
+export function writeFileAtomic(path: string, text: string, opts: { mode: number; privateDir?: boolean }): void {
+  if (opts.privateDir) ensurePrivateDir(dirname(path));
+  const temp = `${path}.${process.pid}.tmp`;
+  try {
+    writeFileSync(temp, text, { mode: opts.mode });
+    chmodSync(temp, opts.mode); // the umask may have narrowed it; a kept rc mode must survive
+    renameSync(temp, path);
+  } catch (error) {
+    rmSync(temp, { force: true });
+    throw error;
+  }
+}
