@@ -23,16 +23,29 @@ import { qwen } from './qwen.js';
 import { zed } from './zed.js';
 import type { Provider } from './types.js';
 
-const providers: Provider[] = [claude, codex, pi, opencode, gemini, copilot, qwen, cline, roo, cursor, kilo, droid, continueCli, auggie, openhands, zed, goose, hermes, crush, grok, aider, kimi];
+// Keyed by name so the type of a provider's name comes from this table: a name that is not here
+// does not compile where a `ProviderName` is asked for.
+const byName = {
+  claude, codex, pi, opencode, gemini, copilot, qwen, cline, roo, cursor, kilo, droid, continue: continueCli, auggie,
+  openhands, zed, goose, hermes, crush, grok, aider, kimi,
+} satisfies Record<string, Provider>;
+
+export type ProviderName = keyof typeof byName;
+
+const providers: readonly Provider[] = Object.values(byName);
 
 export function allProviders(): readonly Provider[] {
   return providers;
 }
 
-export function findProvider(name: string): Provider | undefined {
-  return providers.find((p) => p.name === name);
+export function isProviderName(name: string): name is ProviderName {
+  return Object.hasOwn(byName, name);
 }
 
-export function providerNames(): string[] {
-  return providers.map((p) => p.name);
+export function findProvider(name: string): Provider | undefined {
+  return isProviderName(name) ? byName[name] : undefined;
+}
+
+export function providerNames(): ProviderName[] {
+  return Object.keys(byName) as ProviderName[];
 }

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseClaudeFile } from '../../src/agents/claude.js';
 import { parseCodexFile } from '../../src/agents/codex.js';
 import { parsePiFile } from '../../src/agents/pi.js';
-import { allProviders, providerNames } from '../../src/agents/registry.js';
+import { allProviders, findProvider, providerNames } from '../../src/agents/registry.js';
 import { assembleTurns, lastCompletedTurn } from '../../src/agents/turns.js';
 import { gitCommonDir, workspaceMatcher } from '../../src/agents/workspace.js';
 import { cleanEnv, runCli, tempDir } from '../helpers/cli.js';
@@ -26,6 +26,13 @@ describe('registry', () => {
   it('is the one provider list, in priority order', () => {
     expect(providerNames()).toEqual(['claude', 'codex', 'pi', 'opencode', 'gemini', 'copilot', 'qwen', 'cline', 'roo', 'cursor', 'kilo', 'droid', 'continue', 'auggie', 'openhands', 'zed', 'goose', 'hermes', 'crush', 'grok', 'aider', 'kimi']);
     expect(allProviders().every((p) => typeof p.discover === 'function' && typeof p.load === 'function')).toBe(true);
+  });
+
+  it('finds each provider by the name it answers to, and nothing else', () => {
+    for (const name of providerNames()) expect(findProvider(name)?.name).toBe(name);
+    expect(allProviders().map((p) => p.name)).toEqual(providerNames());
+    expect(findProvider('toString')).toBeUndefined();
+    expect(findProvider('terminal')).toBeUndefined();
   });
 });
 
