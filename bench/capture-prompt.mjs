@@ -71,6 +71,7 @@ function inShell(kind, hook) {
 }
 
 // --- 2. real prompts through a PTY -----------------------------------------------------------------
+/** @returns {[string, string[], Record<string, string>]} */
 function shellArgs(kind, home, hook) {
   if (kind === 'bash') {
     const rc = join(home, 'rc');

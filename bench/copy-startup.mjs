@@ -27,10 +27,12 @@ try {
   console.log(`log: 10,000 entries, ${(statSync(log).size / 1e6).toFixed(1)} MB`);
 
   const sivtrEnv = { SIVTR_DATA_DIR: data, SIVTR_CLIPBOARD: 'none' };
+  /** @type {[string, NodeJS.ProcessEnv][]} */
   const envs = [
     ['default env', { ...process.env, ...sivtrEnv }],
     ['minimal env', { PATH: process.env.PATH, HOME: data, LANG: 'C.UTF-8', ...sivtrEnv }],
   ];
+  /** @type {[string, string[]][]} */
   const commands = [
     ['sivtr copy out --print', ['copy', 'out', '--print']],
     ['sivtr --help', ['--help']],

@@ -3,7 +3,9 @@ import { spawnSync } from 'node:child_process';
 import { createReadStream } from 'node:fs';
 import { parseArgs } from 'node:util';
 
-export function timeRuns(cmd, args, { runs = 15, env = process.env, cwd, input } = {}) {
+/** @param {{ runs?: number, env?: NodeJS.ProcessEnv, cwd?: string, input?: string }} [opts] */
+export function timeRuns(cmd, args, opts = {}) {
+  const { runs = 15, env = process.env, cwd, input } = opts;
   const times = [];
   for (let i = 0; i < runs + 2; i++) {
     const start = process.hrtime.bigint();
@@ -43,6 +45,7 @@ export async function plainParse(paths) {
 
 /** `--name value` options over `defaults`: numbers where the default is a number (or absent), `--corpus` a path. */
 export function numericArgs(defaults) {
+  /** @type {Record<string, { type: 'string' }>} */
   const options = Object.fromEntries(Object.keys(defaults).map((k) => [k, { type: 'string' }]));
   const { values } = parseArgs({ options, strict: true });
   const out = { ...defaults };

@@ -30,6 +30,7 @@ function externalPackagesExcept(names) {
 
 rmSync('dist', { recursive: true, force: true });
 const IMPORT_BANNER = 'const __imp_ = globalThis.__sivtrImport || ((s) => import(s));';
+/** @type {import('esbuild').BuildOptions} */
 const common = {
   bundle: true,
   format: 'cjs',

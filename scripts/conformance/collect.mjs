@@ -30,6 +30,7 @@ rmSync(out, { recursive: true, force: true });
 mkdirSync(out, { recursive: true });
 
 /** Copy <from> (file or folder) to home/<to>, keeping only files `keep` accepts. */
+/** @param {(path: string) => boolean} [keep] */
 function take(from, to, keep = () => true) {
   if (!existsSync(from)) return;
   cpSync(from, join(out, 'home', to), { recursive: true, filter: (src) => statSync(src).isDirectory() || keep(src) });

@@ -315,7 +315,7 @@ function handleResponses(body, res) {
   const ev = (type, o) => sse(res, type, { type, sequence_number: seq++, ...o });
   ev('response.created', { response: { ...base, status: 'in_progress' } });
   ev('response.in_progress', { response: { ...base, status: 'in_progress' } });
-  output.forEach((item, output_index) => {
+  output.forEach((/** @type {any} */ item, output_index) => {
     if (item.type === 'message') {
       ev('response.output_item.added', { output_index, item: { ...item, status: 'in_progress', content: [] } });
       ev('response.content_part.added', { item_id: item.id, output_index, content_index: 0, part: { type: 'output_text', text: '', annotations: [] } });
