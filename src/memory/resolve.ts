@@ -4,8 +4,11 @@ import { parseRef, type Ref } from './ref.js';
 import { getSource } from './sources.js';
 import type { ListOptions, OpenedSession, Part, Unit } from './types.js';
 
-/** `single`: the ref names one unit (`terminal/3f2a/4`, or `history/12`, a capture), not a list. */
-export type Resolved = { ref: Ref; session: OpenedSession; units: Unit[]; part?: Part; single: boolean };
+/**
+ * `single`: the ref names one unit (`terminal/3f2a/4`, or `history/12`, a capture), not a list.
+ * `parts`: the parts a ref names (`…/3/p2-4`), in order; `part` when it names exactly one.
+ */
+export type Resolved = { ref: Ref; session: OpenedSession; units: Unit[]; part?: Part; parts?: Part[]; single: boolean };
 
 export async function resolveRef(text: string, opts: ListOptions): Promise<Resolved> {
   const ref = parseRef(text);
@@ -25,11 +28,13 @@ export async function resolveRef(text: string, opts: ListOptions): Promise<Resol
     }
     return unit;
   });
-  if (ref.part === undefined) return { ref, session, units, single: units.length === 1 };
+  if (ref.parts === undefined) return { ref, session, units, single: units.length === 1 };
   const unit = units[0]!;
-  const part = unit.parts.find((p) => p.n === ref.part);
-  if (!part) {
-    throw new SivtrError(`${unit.ref} has no part p${ref.part} (it has p1–p${unit.parts.length})`, `use p1–p${unit.parts.length}`);
-  }
-  return { ref, session, units, part, single: true };
+  const byN = new Map(unit.parts.map((p) => [p.n, p]));
+  const parts = ref.parts.map((n) => {
+    const part = byN.get(n);
+    if (!part) throw new SivtrError(`${unit.ref} has no part p${n} (it has p1–p${unit.parts.length})`, `use p1–p${unit.parts.length}`);
+    return part;
+  });
+  return parts.length === 1 ? { ref, session, units, part: parts[0]!, parts, single: true } : { ref, session, units, parts, single: true };
 }

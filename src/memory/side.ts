@@ -4,8 +4,8 @@
 import { SivtrError } from '../errors.js';
 import { currentTerminalLog } from '../session/log.js';
 import { recencyOf, selectRecentRecords, type RecencyOptions } from './recent.js';
-import { looksLikeRef, partRef } from './ref.js';
-import { isTerminalUnit, renderPart, unitText, type Aspect } from './render.js';
+import { looksLikeRef, partRef, partsRef } from './ref.js';
+import { isTerminalUnit, renderPart, renderParts, unitText, type Aspect } from './render.js';
 import { resolveRef } from './resolve.js';
 import { parseRecency } from './selector.js';
 import { getSource } from './sources.js';
@@ -67,12 +67,17 @@ function currentLog(opts: ListOptions): string | undefined {
 
 export async function resolveSide(spec: string, aspect: Aspect, opts: ListOptions & RecencyOptions & { ansi?: boolean }): Promise<Side> {
   if (looksLikeRef(spec)) {
-    const { units, part, session } = await resolveRef(spec, opts);
-    if (!part && units.length !== 1) throw new SivtrError(`diff takes one record per side, "${spec}" names ${units.length}`, 'give a single index, e.g. terminal/current/3');
+    const { units, part, parts, session } = await resolveRef(spec, opts);
+    if (!parts && units.length !== 1) throw new SivtrError(`diff takes one record per side, "${spec}" names ${units.length}`, 'give a single index, e.g. terminal/current/3');
     const unit = units[0]!;
     const recency = isTerminalUnit(unit) && session.info.location === currentLog(opts) ? recencyOf(session.units, unit, opts) : undefined;
     const place = { location: session.info.location, index: unit.index, at: timeOf(part?.timestamp ?? unit.at) };
     if (part) return { ref: partRef(unit, part.n), about: about(recency, partTitle(part)), text: renderPart(part, opts), place };
+    if (parts) {
+      // Several parts of one unit: compared as show prints them, each under its heading.
+      const n = parts.map((p) => p.n);
+      return { ref: partsRef(unit, n), about: about(recency, `${parts.length} parts`), text: renderParts(parts, opts), place: { ...place, at: timeOf(parts.findLast((p) => p.timestamp)?.timestamp ?? unit.at) } };
+    }
     return { ref: unit.ref, about: about(recency, unitTitle(unit)), text: unitText(unit, aspect, opts), place };
   }
   const recency = parseRecency(spec);

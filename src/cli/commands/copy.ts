@@ -4,6 +4,10 @@ import { SivtrError } from '../../errors.js';
 import { filterLines } from '../../memory/lines.js';
 import { AGENT_MODES, pickAgent, pickTerminal, TERMINAL_MODES, type AgentMode, type Picked } from '../../memory/pick.js';
 import { parseRecency } from '../../memory/selector.js';
+import { looksLikeRef } from '../../memory/ref.js';
+import { resolveRef } from '../../memory/resolve.js';
+import { refText } from '../ref-text.js';
+import { requireRefSource } from '../source-name.js';
 import { getSource, isSourceName, sourceNames } from '../../memory/sources.js';
 import { deliver } from '../deliver.js';
 import { unknownWord } from '../suggest.js';
@@ -14,7 +18,7 @@ export const spec: CommandSpec = {
   name: 'copy',
   usage: '[what..]',
   describe: 'copy a recorded block (or an agent message) to the clipboard',
-  positionals: [{ name: 'what', describe: '[in|out|cmd] [SELECTOR], or PROVIDER [in|out|tool|all] [SELECTOR]', variadic: true }],
+  positionals: [{ name: 'what', describe: '[in|out|cmd] [SELECTOR], PROVIDER [in|out|tool|all] [SELECTOR], or a ref (claude/3f2a9c1d/3/p2-4)', variadic: true }],
   flags: {
     print: { type: 'boolean', alias: 'p', describe: 'also write the text to stdout' },
     ansi: { type: 'boolean', describe: 'keep colours (SGR sequences)' },
@@ -33,8 +37,18 @@ export const spec: CommandSpec = {
   ],
 };
 
+/** `copy claude/3f2a9c1d/3/p2-4`: exactly what `show` prints for the ref. */
+async function pickRef(ref: string, args: ParsedArgs): Promise<Picked> {
+  requireRefSource(ref);
+  const resolved = await resolveRef(ref, listOptions(args));
+  const text = refText(resolved, { ansi: Boolean(args.ansi) });
+  const plain = args.ansi ? refText(resolved) : text;
+  return { text, plain, what: ref };
+}
+
 async function pickFor(args: ParsedArgs): Promise<Picked> {
   const words = [...args._];
+  if (words.length === 1 && looksLikeRef(words[0]!)) return pickRef(words[0]!, args);
   const opts = listOptions(args);
   const named = words[0] !== undefined && !(words[0] in TERMINAL_MODES) && isSourceName(words[0]);
   const name = named ? words.shift()! : 'terminal';
