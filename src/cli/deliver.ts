@@ -2,13 +2,14 @@
 import { copyToClipboard } from '../clipboard/index.js';
 import { TMUX_CLIPBOARD_FIX } from '../clipboard/tmux.js';
 import { SivtrError } from '../errors.js';
-import { confirm, out, warn } from './output.js';
+import { confirm, masked, out, warn } from './output.js';
 import { count } from '../plural.js';
 
 export type Delivery = { print?: boolean; what: string; env?: NodeJS.ProcessEnv };
 
-export async function deliver(text: string, opts: Delivery): Promise<void> {
+export async function deliver(raw: string, opts: Delivery): Promise<void> {
   const env = opts.env ?? process.env;
+  const text = masked(raw);
   if (opts.print) out(text);
   const result = await copyToClipboard(text, env);
   if (result.via === 'failed') {

@@ -3,6 +3,7 @@
 // one line and an exit code.
 import { SivtrError, warn } from '../errors.js';
 import { guardClosedPipes } from './closed-pipe.js';
+import { maskedNote, note, revealSecrets } from './output.js';
 import { commands } from './commands/index.js';
 import { commandHelp, mainHelp } from './help.js';
 import { parseFast } from './parse-fast.js';
@@ -64,6 +65,7 @@ export async function main(argv: string[]): Promise<number> {
     // Bare `sivtr` at a prompt: show what it can do rather than scold.
     const chosen = await resolve(argv);
     if (!chosen) return 0; // help or version was printed
+    revealSecrets(chosen.args.reveal === true);
     return (await chosen.module.run(chosen.args)) ?? 0;
   } catch (error) {
     if (error instanceof SivtrError) {
@@ -75,6 +77,9 @@ export async function main(argv: string[]): Promise<number> {
     warn(`unexpected error: ${message} — rerun with SIVTR_DEBUG=1 and report it`);
     if (process.env.SIVTR_DEBUG && error instanceof Error) process.stderr.write(`${error.stack}\n`);
     return 1;
+  } finally {
+    const masked = maskedNote();
+    if (masked) note(masked);
   }
 }
 

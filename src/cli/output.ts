@@ -3,8 +3,35 @@
 // heading. Commands compose these; none formats a time or decides on colour by itself.
 import { home as homeDir } from '../files.js';
 import { warn } from '../errors.js';
+import { count } from '../plural.js';
+import { SecretTally } from '../text/secrets.js';
 
 export { warn };
+
+// Every text that leaves through this kernel (stdout here, the clipboard in deliver.ts) is masked
+// unless the command was given --reveal; main.ts says once, at the end, how many were masked.
+const secrets = { reveal: false, tally: new SecretTally() };
+
+export function revealSecrets(reveal: boolean): void {
+  secrets.reveal = reveal;
+}
+
+/** The text as it may leave sivtr: secrets masked, unless --reveal. */
+export function masked(text: string): string {
+  return secrets.reveal ? text : secrets.tally.mask(text);
+}
+
+/** Every string in a JSON-able value as it may leave sivtr. */
+export function maskedValue<T>(value: T): T {
+  return secrets.reveal ? value : secrets.tally.maskDeep(value);
+}
+
+/** `masked 2 secrets (github-token, assignment) …`, when this command masked any. */
+export function maskedNote(): string | undefined {
+  const { tally } = secrets;
+  if (tally.count === 0) return undefined;
+  return `masked ${count(tally.count, 'secret')} (${[...tally.kinds].join(', ')}) — add --reveal to show them as they are`;
+}
 
 /** A line about what happened that is not a problem (`kept as history/3`), in the voice of warnings. */
 export function note(message: string): void {
@@ -18,12 +45,13 @@ export function confirm(message: string): void {
 
 /** Writes text to stdout, ending it with a newline unless it is empty or already ends with one. */
 export function out(text: string): void {
-  process.stdout.write(text === '' || text.endsWith('\n') ? text : text + '\n');
+  const safe = masked(text);
+  process.stdout.write(safe === '' || safe.endsWith('\n') ? safe : safe + '\n');
 }
 
 /** A value as indented JSON on stdout: what `--json` prints. */
 export function outJson(value: unknown): void {
-  process.stdout.write(JSON.stringify(value, null, 2) + '\n');
+  process.stdout.write(JSON.stringify(maskedValue(value), null, 2) + '\n');
 }
 
 /** Colour when --color=always, or on a terminal without NO_COLOR unless --color=never. */

@@ -39,4 +39,5 @@ export type CommandEntry = {
 /** Flags every command accepts. */
 export const GLOBAL_FLAGS: Record<string, FlagSpec> = {
   color: { type: 'string', describe: 'colour output', choices: ['always', 'never', 'auto'], default: 'auto' },
+  reveal: { type: 'boolean', describe: 'print and copy secrets as they are (masked by default)' },
 };

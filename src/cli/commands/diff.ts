@@ -6,7 +6,7 @@ import { olderFirst, resolveSide } from '../../memory/side.js';
 import { sideBySideDiff, unifiedDiff } from '../diff-format.js';
 import { requireRefSource } from '../source-name.js';
 import type { CommandSpec, ParsedArgs } from '../spec.js';
-import { useColor } from '../output.js';
+import { masked, out, useColor } from '../output.js';
 import { listOptions } from './common.js';
 
 export const spec: CommandSpec = {
@@ -42,12 +42,15 @@ export async function run(args: ParsedArgs): Promise<number> {
   requireRefSource(rightSpec);
   const opts = { ...listOptions(args), includeSelf: Boolean(args['include-self']) };
   const [left, right] = olderFirst(await resolveSide(leftSpec, aspect, opts), await resolveSide(rightSpec, aspect, opts));
+  // Masked before comparing, so a secret never reaches a diff line and columns stay aligned.
+  left.text = masked(left.text);
+  right.text = masked(right.text);
   if (left.text === right.text) {
-    process.stdout.write('no differences\n');
+    out('no differences\n');
     return 0;
   }
   const color = useColor(args);
   const width = process.stdout.columns || Number(process.env.COLUMNS) || 100;
-  process.stdout.write(args['side-by-side'] ? await sideBySideDiff(left, right, width, color) : await unifiedDiff(left, right, color));
+  out(args['side-by-side'] ? await sideBySideDiff(left, right, width, color) : await unifiedDiff(left, right, color));
   return args['exit-code'] ? 1 : 0;
 }

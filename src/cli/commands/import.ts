@@ -9,7 +9,7 @@ import { renderParts, unitText, isTerminalUnit } from '../../memory/render.js';
 import { requireSourceName } from '../source-name.js';
 import { getSource } from '../../memory/sources.js';
 import type { OpenedSession } from '../../memory/types.js';
-import { heading, outJson } from '../output.js';
+import { heading, out, outJson } from '../output.js';
 import type { CommandSpec, ParsedArgs } from '../spec.js';
 import { listOptions } from './common.js';
 import { count } from '../../plural.js';
@@ -57,6 +57,6 @@ export async function run(args: ParsedArgs): Promise<number> {
   const noun = info.source === 'terminal' ? 'record' : 'turn';
   const head = `# ${info.source}/${info.displayId} — ${count(units.length, noun)}${info.title ? ` — ${info.title}` : ''}\n# ${info.location}`;
   const body = units.map((u) => `${heading(u.ref, u.complete)}\n${isTerminalUnit(u) ? unitText(u, 'block') : renderParts(u.parts)}`);
-  process.stdout.write([head, ...body].join('\n\n') + '\n');
+  out([head, ...body].join('\n\n') + '\n');
   return 0;
 }

@@ -1,7 +1,7 @@
 // `sivtr search [TARGET] [QUERY]`: one ranked list of refs over terminals, history and agents.
 import { SivtrError, UsageError } from '../../errors.js';
 import { count } from '../../plural.js';
-import { note, useColor } from '../output.js';
+import { note, out, useColor } from '../output.js';
 import type { CommandSpec, ParsedArgs } from '../spec.js';
 
 export const spec: CommandSpec = {
@@ -79,7 +79,7 @@ export async function run(args: ParsedArgs): Promise<number> {
   );
   if (process.env.SIVTR_INDEX_STATS) process.stderr.write(`sivtr-index-stats ${JSON.stringify(result.stats)}\n`);
   const format = args.format as 'full' | 'refs' | 'json' | 'timeline';
-  process.stdout.write(formatHits(result, format, useColor(args)));
+  out(formatHits(result, format, useColor(args)));
   if (format !== 'json') {
     if (result.own > 0) note(`left out ${count(result.own, 'record')} of sivtr's own commands — add --include-self to see them`);
     if (result.folded > 0) note(`folded ${count(result.folded, 'hit')} from this session's last minutes (the search itself)`);

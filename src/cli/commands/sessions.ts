@@ -2,7 +2,7 @@
 // source (terminal or a provider) or from all of them.
 import { SivtrError } from '../../errors.js';
 import type { ListOptions, SessionInfo, Source } from '../../memory/types.js';
-import { localTime, note, outJson, oneLine, shortPath, table, warn } from '../output.js';
+import { localTime, note, out, outJson, oneLine, shortPath, table, warn } from '../output.js';
 import { requireSourceName } from '../source-name.js';
 import { allSources, getSource } from '../../memory/sources.js';
 import type { CommandSpec, ParsedArgs } from '../spec.js';
@@ -76,6 +76,6 @@ export async function run(args: ParsedArgs): Promise<number> {
     // a subagent session follows its parent in the list, marked as run inside it
     rows.push([s.parent !== undefined ? `↳ ${s.displayId}` : s.displayId, s.source, localTime(s.updatedAt), s.units === undefined ? '-' : String(s.units), shortPath(s.cwd), oneLine(s.title ?? '', 70)]);
   }
-  process.stdout.write(table(rows));
+  out(table(rows));
   return 0;
 }

@@ -1,0 +1,74 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { isSecretName, maskSecrets, SecretTally } from '../../src/text/secrets.js';
+
+const corpus = join(import.meta.dirname, '..', '..', 'fixtures', 'secrets');
+type SecretCase = { kind: string; text: string; secret: string };
+type LookAlike = { what: string; text: string };
+const secrets = JSON.parse(readFileSync(join(corpus, 'secrets.json'), 'utf8')) as SecretCase[];
+const lookalikes = JSON.parse(readFileSync(join(corpus, 'lookalikes.json'), 'utf8')) as LookAlike[];
+
+describe('maskSecrets on the corpus', () => {
+  it.each(secrets.map((c, i) => [`${i} ${c.kind}`, c] as const))('masks %s', (_name, c) => {
+    const result = maskSecrets(c.text);
+    expect(result.text).not.toContain(c.secret);
+    expect(result.kinds).toContain(c.kind);
+    expect(result.count).toBeGreaterThan(0);
+  });
+
+  it.each(lookalikes.map((c) => [c.what, c] as const))('leaves %s alone', (_name, c) => {
+    const result = maskSecrets(c.text);
+    expect(result.text).toBe(c.text);
+    expect(result.count).toBe(0);
+  });
+});
+
+describe('maskSecrets', () => {
+  it('keeps the name, the quotes and the text around a masked value', () => {
+    expect(maskSecrets('export DB_PASSWORD="s3cr3t-value" # prod').text).toBe('export DB_PASSWORD="[masked:assignment]" # prod');
+    expect(maskSecrets('postgres://app:pa55word@db:5432/x').text).toBe('postgres://app:[masked:url-password]@db:5432/x');
+  });
+
+  it('masks a JSON-escaped key block without breaking the JSON around it', () => {
+    const c = secrets.find((s) => s.text.startsWith('{"type": "service_account"'))!;
+    const masked = maskSecrets(c.text).text;
+    expect(JSON.parse(masked).client_email).toBe('x@demo-123.iam.gserviceaccount.com');
+  });
+
+  it('counts every secret, each kind once', () => {
+    const ghp = 'ghp_' + 'aB3'.repeat(12);
+    const result = maskSecrets(`${ghp}\n${ghp}\nPASSWORD=hunter2x`);
+    expect(result.count).toBe(3);
+    expect(result.kinds).toEqual(['github-token', 'assignment']);
+  });
+
+  it('tells secret names from names about secrets', () => {
+    for (const n of ['PASSWORD', 'db_password', 'apiKey', 'AWS_SECRET_ACCESS_KEY', 'clientSecret', 'GITHUB_TOKEN', 'private-key', 'DB_PWD']) expect(isSecretName(n), n).toBe(true);
+    for (const n of ['PWD', 'TOKEN_URL', 'password_file', 'max_tokens', 'tokenCount', 'KEY', 'keyboard', 'passive', 'author']) expect(isSecretName(n), n).toBe(false);
+  });
+
+  it('masks every string of a JSON value and tallies them', () => {
+    const tally = new SecretTally();
+    const value = tally.maskDeep({ output: 'token ghp_' + 'x1Y'.repeat(12), n: 3, list: ['PASSWORD=abcdef12'] });
+    expect(value).toEqual({ output: 'token [masked:github-token]', n: 3, list: ['PASSWORD=[masked:assignment]'] });
+    expect(tally.count).toBe(2);
+  });
+});
+
+describe('maskSecrets on genuine transcripts', () => {
+  // Real agent CLIs wrote these against a scripted model: they hold token counts, ids, hashes and
+  // tool output, and no secret, so anything masked in them is a false positive.
+  const walk = (dir: string): string[] => readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(join(dir, e.name)) : [join(dir, e.name)]));
+  it('masks nothing in fixtures/real', () => {
+    const files = walk(join(corpus, '..', 'real'));
+    expect(files.length).toBeGreaterThan(50);
+    const masked = files.flatMap((f) => {
+      const bytes = readFileSync(f);
+      if (bytes.includes(0)) return []; // SQLite databases: their text is checked through the providers
+      const r = maskSecrets(bytes.toString('utf8'));
+      return r.count > 0 ? [`${f}: ${r.kinds.join(', ')}`] : [];
+    });
+    expect(masked).toEqual([]);
+  });
+});
