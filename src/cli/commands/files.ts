@@ -1,0 +1,130 @@
+// sivtr files [REF | --workspace] [--json] — the file ledger: every file a session (or every
+// session of this workspace) wrote, with how many writes, the rules that prove them and the
+// refs of the parts that are their evidence.
+import { SivtrError } from '../../errors.js';
+import { fileCounts, fileLedger, type Ledger, type LedgerFile } from '../../memory/file-ledger.js';
+import { formatRef, looksLikeRef } from '../../memory/ref.js';
+import { resolveRef } from '../../memory/resolve.js';
+import { allSources, getSource, isSourceName } from '../../memory/sources.js';
+import type { ListOptions, OpenedSession, Unit } from '../../memory/types.js';
+import { workspaceMatcher } from '../../agents/workspace.js';
+import { count } from '../../plural.js';
+import { note, outJson, shortPath, table, warn } from '../output.js';
+import { requireRefSource } from '../source-name.js';
+import type { CommandSpec, ParsedArgs } from '../spec.js';
+import { listOptions } from './common.js';
+
+export const spec: CommandSpec = {
+  name: 'files',
+  usage: '[session]',
+  describe: 'the files a session wrote, each with the rule and the ref that prove it',
+  positionals: [{ name: 'session', describe: 'a session or turn ref (claude/3f2a9c1d, codex/01a2/3) or a source for its current session; this workspace when omitted' }],
+  flags: {
+    workspace: { type: 'boolean', alias: 'w', describe: 'every session of this workspace (the default without a session)' },
+    json: { type: 'boolean', describe: 'print JSON' },
+  },
+  examples: [
+    ['sivtr files claude/3f2a9c1d', 'what that Claude Code session wrote'],
+    ['sivtr files --workspace --json', 'every write any session made in this repository'],
+  ],
+};
+
+/** Refs in JSON name the full session id, so they still resolve when display prefixes grow. */
+function withFullIds(units: Unit[], session: OpenedSession): Unit[] {
+  return units.map((u) => (u.ref === formatRef(u.source, u.session, u.index) ? { ...u, session: session.info.id, ref: formatRef(u.source, session.info.id, u.index) } : u));
+}
+
+type Scope = { label: string; units: Unit[]; jsonUnits: Unit[]; base?: string };
+
+async function sessionScope(key: string, opts: ListOptions): Promise<Scope> {
+  if (isSourceName(key)) {
+    const session = await getSource(key).open('current', opts);
+    return { label: `${key}/${session.info.displayId}`, units: session.units, jsonUnits: withFullIds(session.units, session), base: session.info.cwd };
+  }
+  requireRefSource(key);
+  const { session, units, part } = await resolveRef(key, opts);
+  if (part) throw new SivtrError(`${key} names one part`, `give the turn or the session: \`sivtr files ${key.split('/').slice(0, -1).join('/')}\``, 2);
+  return { label: key, units, jsonUnits: withFullIds(units, session), base: session.info.cwd };
+}
+
+/** Every session of the workspace; terminal records count when they ran in it. */
+async function workspaceScope(opts: ListOptions): Promise<Scope> {
+  const units: Unit[] = [];
+  const jsonUnits: Unit[] = [];
+  const inWorkspace = workspaceMatcher(opts.cwd);
+  for (const source of allSources()) {
+    if (source.sessionIsUnit) continue;
+    let infos;
+    try {
+      infos = await source.list({ ...opts, global: opts.global });
+    } catch (error) {
+      warn(`cannot list ${source.name} sessions: ${error instanceof Error ? error.message : String(error)}`);
+      continue;
+    }
+    for (const info of infos) {
+      let session: OpenedSession;
+      try {
+        session = await source.open(info.id, opts);
+      } catch (error) {
+        warn(`cannot read ${source.name}/${info.displayId}: ${error instanceof Error ? error.message : String(error)}`);
+        continue;
+      }
+      const kept = source.unitKind === 'record' && !opts.global ? session.units.filter((u) => u.cwd !== undefined && inWorkspace([u.cwd])) : session.units;
+      units.push(...kept);
+      jsonUnits.push(...withFullIds(kept, session));
+    }
+  }
+  return { label: opts.global ? 'every workspace' : shortPath(opts.cwd), units, jsonUnits, base: opts.global ? undefined : opts.cwd };
+}
+
+function shownPath(f: LedgerFile, base: string | undefined): string {
+  let p = f.path;
+  if (f.host === undefined && base !== undefined && p.startsWith(base.endsWith('/') ? base : base + '/')) p = p.slice(base.length).replace(/^\/+/, '');
+  else if (f.host === undefined) p = shortPath(p);
+  return f.host !== undefined ? `${f.host}:${p}` : p;
+}
+
+function evidence(refs: string[], max = 3): string {
+  return refs.length <= max ? refs.join(' ') : `${refs.slice(0, max).join(' ')} +${refs.length - max} more`;
+}
+
+export function ledgerJson(scope: string, ledger: Ledger): Record<string, unknown> {
+  const counts = fileCounts(ledger);
+  return {
+    scope,
+    files: counts.files,
+    writes: counts.writes,
+    items: ledger.files.map((f) => ({
+      path: f.path,
+      host: f.host ?? null,
+      writes: f.writes,
+      rules: f.rules,
+      refs: f.refs,
+      first_at: f.firstAt ?? null,
+      last_at: f.lastAt ?? null,
+    })),
+  };
+}
+
+export async function run(args: ParsedArgs): Promise<number> {
+  const key = args._[0];
+  const opts = listOptions(args);
+  if (key !== undefined && args.workspace) throw new SivtrError('give a session or --workspace, not both', 'e.g. `sivtr files claude/3f2a9c1d` or `sivtr files --workspace`', 2);
+  if (key !== undefined && !isSourceName(key) && !looksLikeRef(key)) throw new SivtrError(`"${key}" is not a session ref`, 'e.g. `sivtr files claude/3f2a9c1d` or `sivtr files codex`', 2);
+  const scope = key === undefined ? await workspaceScope(opts) : await sessionScope(key, opts);
+  if (args.json) {
+    outJson(ledgerJson(scope.label, fileLedger(scope.jsonUnits)));
+    return 0;
+  }
+  const ledger = fileLedger(scope.units);
+  const { files, writes } = fileCounts(ledger);
+  if (files === 0) {
+    note(`no file writes proven in ${scope.label}`);
+    return 0;
+  }
+  process.stdout.write(`${scope.label}: ${count(files, 'file')}, ${count(writes, 'write')}\n`);
+  const rows = [['FILE', 'WRITES', 'RULES', 'EVIDENCE']];
+  for (const f of ledger.files) rows.push([shownPath(f, scope.base), String(f.writes), f.rules.join(','), evidence(f.refs)]);
+  process.stdout.write(table(rows));
+  return 0;
+}

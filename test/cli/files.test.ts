@@ -1,0 +1,128 @@
+// `sivtr files` as a user runs it: hand-made sessions whose writes are known, and the genuine
+// transcripts of fixtures/real (which only run `echo hello` and read notes.txt: nothing written).
+import { cpSync, existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cleanEnv, ROOT, runCli, tempDir } from '../helpers/cli.js';
+
+const SID = '5a1c0de0-1111-4222-8333-944445555666';
+const CWD = '/srv/ledger-proj';
+
+/** A Claude Code transcript: one record per line, each the child of the one before. */
+function claudeSession(home: string, turns: { prompt: string; calls: { name: string; input: unknown; result: string; error?: boolean }[]; reply: string }[]): void {
+  const dir = join(home, '.claude', 'projects', '-srv-ledger-proj');
+  mkdirSync(dir, { recursive: true });
+  const lines: unknown[] = [];
+  let parent: string | null = null;
+  let n = 0;
+  const push = (rec: Record<string, unknown>): void => {
+    const uuid = `00000000-0000-4000-8000-${String(++n).padStart(12, '0')}`;
+    lines.push({ parentUuid: parent, isSidechain: false, uuid, sessionId: SID, cwd: CWD, timestamp: `2026-11-30T10:${String(n).padStart(2, '0')}:00.000Z`, version: '2.1.332', ...rec });
+    parent = uuid;
+  };
+  turns.forEach((t, ti) => {
+    push({ type: 'user', message: { role: 'user', content: t.prompt } });
+    t.calls.forEach((c, ci) => {
+      const id = `toolu_${ti}_${ci}`;
+      push({ type: 'assistant', message: { id: `msg_${ti}_${ci}`, role: 'assistant', content: [{ type: 'tool_use', id, name: c.name, input: c.input }] } });
+      push({ type: 'user', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: id, content: c.result, is_error: c.error === true }] } });
+    });
+    push({ type: 'assistant', message: { id: `msg_${ti}_end`, role: 'assistant', content: [{ type: 'text', text: t.reply }] } });
+  });
+  writeFileSync(join(dir, `${SID}.jsonl`), lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
+}
+
+describe('sivtr files on a hand-made session', () => {
+  let home: string;
+  let cleanup: () => void;
+  const cli = (args: string[]) => runCli(args, { env: cleanEnv(home) });
+  beforeAll(() => {
+    ({ path: home, cleanup } = tempDir());
+    claudeSession(home, [
+      {
+        prompt: 'write the notes',
+        calls: [
+          { name: 'Write', input: { file_path: `${CWD}/notes.md`, content: 'a > b.txt' }, result: 'File created' },
+          { name: 'Bash', input: { command: "cat <<'EOF' > plan.txt\nstep > skipped.txt\nEOF" }, result: '' },
+          { name: 'Edit', input: { file_path: `${CWD}/missing.ts`, old_string: 'x', new_string: 'y' }, result: 'File does not exist.', error: true },
+        ],
+        reply: 'Wrote them.',
+      },
+      {
+        prompt: 'deploy it',
+        calls: [
+          { name: 'Bash', input: { command: "ssh web1 'echo on > /etc/app.flag' && scp web1:/var/log/app.log . && echo done | tee -a notes.md" }, result: 'done' },
+          { name: 'Bash', input: { command: "sed -i 's/a/b/' notes.md && cp notes.md backup" }, result: '' },
+        ],
+        reply: 'Deployed.',
+      },
+    ]);
+  });
+  afterAll(() => cleanup());
+
+  it('lists each file once, with its write count, rules and evidence refs', () => {
+    const r = cli(['files', `claude/${SID.slice(0, 8)}`]);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const lines = r.stdout.trimEnd().split('\n');
+    expect(lines[0]).toBe('claude/5a1c0de0: 4 files, 6 writes');
+    expect(lines[1]).toMatch(/^FILE\s+WRITES\s+RULES\s+EVIDENCE$/);
+    const rows = lines.slice(2).map((l) => l.split(/\s{2,}/));
+    expect(rows).toEqual([
+      ['notes.md', '3', 'observed:Write,derived:tee -a,derived:sed -i', 'claude/5a1c0de0/1/p2 claude/5a1c0de0/2/p2 claude/5a1c0de0/2/p4'],
+      ['plan.txt', '1', 'derived:>', 'claude/5a1c0de0/1/p4'],
+      ['web1:/etc/app.flag', '1', 'derived:ssh >', 'claude/5a1c0de0/2/p2'],
+      ['app.log', '1', 'derived:scp', 'claude/5a1c0de0/2/p2'],
+    ]);
+  });
+
+  it('gives the same counts as JSON, with full-id refs that open the evidence', () => {
+    const r = cli(['files', `claude/${SID.slice(0, 8)}`, '--json']);
+    expect(r.code).toBe(0);
+    const json = JSON.parse(r.stdout) as { files: number; writes: number; items: { path: string; host: string | null; writes: number; rules: string[]; refs: string[] }[] };
+    expect([json.files, json.writes]).toEqual([4, 6]);
+    expect(json.items.reduce((a, f) => a + f.writes, 0)).toBe(json.writes);
+    expect(json.items.map((f) => [f.host, f.path])).toEqual([
+      [null, `${CWD}/notes.md`],
+      [null, `${CWD}/plan.txt`],
+      ['web1', '/etc/app.flag'],
+      [null, `${CWD}/app.log`],
+    ]);
+    expect(json.items[0]!.refs[0]).toBe(`claude/${SID}/1/p2`);
+    const shown = cli(['show', json.items[2]!.refs[0]!]);
+    expect(shown.code).toBe(0);
+    expect(shown.stdout).toContain("ssh web1 'echo on > /etc/app.flag'");
+  });
+
+  it('narrows to one turn, and refuses a part or a non-ref with one line and exit 2', () => {
+    const one = JSON.parse(cli(['files', `claude/${SID.slice(0, 8)}/2`, '--json']).stdout) as { files: number; writes: number };
+    expect([one.files, one.writes]).toEqual([3, 4]);
+    const part = cli(['files', `claude/${SID.slice(0, 8)}/2/p2`]);
+    expect(part.code).toBe(2);
+    expect(part.stderr.trim().split('\n')).toHaveLength(1);
+    const word = cli(['files', 'notes']);
+    expect(word.code).toBe(2);
+    expect(word.stderr).toMatch(/not a session ref/);
+  });
+});
+
+describe('sivtr files on the genuine transcripts', () => {
+  const REAL = join(ROOT, 'fixtures', 'real');
+  const sets = readdirSync(REAL).filter((s) => existsSync(join(REAL, s, 'home')));
+  it.each(sets)('%s: reads and `echo hello` prove no write', (set) => {
+    const { path: home, cleanup } = tempDir();
+    try {
+      cpSync(join(REAL, set, 'home'), home, { recursive: true });
+      const env = cleanEnv(home);
+      const sessions = JSON.parse(runCli(['sessions', '--global', '--json'], { env }).stdout) as { ref: string }[];
+      expect(sessions.length).toBeGreaterThan(0);
+      for (const s of sessions) {
+        const r = runCli(['files', s.ref, '--json'], { env });
+        expect(r.code, r.stderr).toBe(0);
+        expect(JSON.parse(r.stdout)).toMatchObject({ files: 0, writes: 0, items: [] });
+      }
+    } finally {
+      cleanup();
+    }
+  });
+});
