@@ -75,3 +75,68 @@ export function workspaceMatcher(cwd: string): (cwds: readonly string[] | undefi
     return false;
   };
 }
+
+export type GitRepository = {
+  /** The common git dir: one per repository, shared by its worktrees. */
+  commonDir: string;
+  /** The main working tree (the folder holding the common `.git`), or the common dir of a bare repository. */
+  root: string;
+  /** `origin`'s URL as a comparable name (`github.com/owner/repo`), credentials and `.git` removed. */
+  origin?: string;
+};
+
+const originCache = new Map<string, string | null>();
+
+/** The repository containing `path`, read from its `.git` files (no git process). */
+export function gitRepository(path: string): GitRepository | undefined {
+  const commonDir = gitCommonDir(path);
+  if (commonDir === undefined) return undefined;
+  const repo: GitRepository = { commonDir, root: /(^|[\\/])\.git$/.test(commonDir) ? dirname(commonDir) : commonDir };
+  let origin = originCache.get(commonDir);
+  if (origin === undefined) {
+    origin = null;
+    try {
+      const url = originUrl(readFileSync(join(commonDir, 'config'), 'utf8'));
+      if (url !== undefined) origin = normalizeRemote(url) ?? null;
+    } catch {
+      // no readable config: a repository without an origin
+    }
+    originCache.set(commonDir, origin);
+  }
+  if (origin !== null) repo.origin = origin;
+  return repo;
+}
+
+/** `url` of `[remote "origin"]` in a git config file. */
+export function originUrl(config: string): string | undefined {
+  let inOrigin = false;
+  for (const raw of config.split('\n')) {
+    const line = raw.trim();
+    if (line.startsWith('[')) {
+      inOrigin = /^\[\s*remote\s+"origin"\s*\]/.test(line);
+      continue;
+    }
+    if (!inOrigin) continue;
+    const m = /^url\s*=\s*(.*?)\s*$/.exec(line);
+    if (m) return m[1]!.replace(/^"(.*)"$/, '$1');
+  }
+  return undefined;
+}
+
+/**
+ * A remote URL as one comparable name, whatever its form: `git@github.com:o/r.git`,
+ * `ssh://git@github.com:22/o/r`, `https://user:token@github.com/o/r.git` all become
+ * `github.com/o/r`. Credentials never survive; local paths become `file:/path`.
+ */
+export function normalizeRemote(url: string): string | undefined {
+  const u = url.trim();
+  if (u === '') return undefined;
+  const clean = (host: string, path: string): string => `${host.toLowerCase()}/${path.replace(/^\/+/, '').replace(/\/+$/, '').replace(/\.git$/, '')}`;
+  const file = /^file:\/\/[^/]*(\/.*)$/i.exec(u);
+  if (file) return `file:${file[1]!.replace(/\/+$/, '').replace(/\.git$/, '')}`;
+  const scheme = /^([a-z][a-z0-9+.-]*):\/\/(?:[^@/]*@)?([^/:]+|\[[^\]]+\])(?::\d*)?(\/.*)?$/i.exec(u);
+  if (scheme) return clean(scheme[2]!, scheme[3] ?? '');
+  const scp = /^(?:[^@/]+@)?([^/:]+):(?!\/\/)(.+)$/.exec(u);
+  if (scp && !u.startsWith('/') && !u.startsWith('.')) return clean(scp[1]!, scp[2]!);
+  return `file:${resolve(u).replace(/\.git$/, '')}`;
+}

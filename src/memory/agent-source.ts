@@ -162,6 +162,11 @@ export async function listWithTurns(provider: Provider, opts: ListOptions & { li
   return infos;
 }
 
+/** Every session's listing summary, no session parsed: what `projects` needs (cwds and times). */
+export async function agentSummaries(provider: Provider, env: NodeJS.ProcessEnv): Promise<readonly SessionSummary[]> {
+  return (await discoverAll(provider, env)).summaries;
+}
+
 /** Remembers the (mtime, size) a provider saw for each file while discovering through the memo. */
 class RecordingMemo implements SummaryMemo {
   readonly seen = new Map<string, { size: number; mtimeMs: number }>();

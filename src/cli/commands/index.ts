@@ -10,6 +10,7 @@ export const commands: CommandEntry[] = [
   { name: 'sessions', load: () => import('./sessions.js') },
   { name: 'search', load: () => import('./search.js') },
   { name: 'files', load: () => import('./files.js') },
+  { name: 'projects', load: () => import('./projects.js') },
   { name: 'run', load: () => import('./run.js') },
   { name: 'pipe', load: () => import('./pipe.js') },
   { name: 'history', load: () => import('./history.js') },
