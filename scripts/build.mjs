@@ -63,3 +63,6 @@ async function bundle(entry, outfile) {
 await bundle('src/cli/main.ts', 'dist/sivtr.cjs');
 // The recorder's worker thread gets a bundle of its own (see src/capture/sink.ts).
 await bundle('src/capture/recorder-worker.ts', 'dist/recorder-worker.cjs');
+// The MCP SDK and zod, bundled whole (src/mcp/sdk-entry.ts), loaded only by `sivtr mcp`: one
+// require() of one file instead of ~250 ES modules (measured here: ~0.45 s against ~0.65 s).
+await build({ ...common, plugins: [], entryPoints: ['src/mcp/sdk-entry.ts'], outfile: 'dist/mcp-sdk.cjs', sourcemap: false, banner: {}, define: {} });

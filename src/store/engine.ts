@@ -116,3 +116,67 @@ export async function runSearch(req: SearchRequest, opts: EngineOptions): Promis
     index.close();
   }
 }
+
+/**
+ * Search for a long-lived process (the MCP server): the index stays open between calls and is
+ * brought up to date before a search unless that was done in the last `freshMs` — a file walk
+ * per call would cost more than the query. A request repeated while nothing changed (the next
+ * page of the same answer, most often) is answered from memory. Any trouble closes the index and
+ * falls back to `runSearch`, which knows how to rebuild or do without it.
+ */
+export class WarmSearch {
+  private index: IndexDb | undefined;
+  private syncedAt = -Infinity;
+  private stats: SyncStats | undefined;
+  private generation = 0;
+  private readonly answers = new Map<string, { generation: number; at: number; result: EngineResult }>();
+
+  constructor(
+    private readonly env: NodeJS.ProcessEnv,
+    private readonly progress: Progress,
+    private readonly freshMs = 1000,
+    private readonly cacheMs = 30_000,
+  ) {}
+
+  async search(req: SearchRequest, key?: string): Promise<EngineResult> {
+    try {
+      await this.bringUpToDate();
+    } catch {
+      this.close();
+      return runSearch(req, { env: this.env, noIndex: false, progress: this.progress });
+    }
+    const now = Date.now();
+    const kept = key === undefined ? undefined : this.answers.get(key);
+    if (kept && kept.generation === this.generation && now - kept.at < this.cacheMs) return kept.result;
+    const result: EngineResult = { ...search(this.index!, req), stats: this.stats!, indexed: true };
+    if (key !== undefined) {
+      this.answers.delete(key);
+      this.answers.set(key, { generation: this.generation, at: now, result });
+      if (this.answers.size > 64) this.answers.delete(this.answers.keys().next().value!);
+    }
+    return result;
+  }
+
+  private async bringUpToDate(): Promise<void> {
+    if (this.index === undefined) {
+      const opened = openIndex(indexDbPath(this.env), indexVersion());
+      if (!opened.index.persistent) {
+        opened.index.close();
+        throw new Error('the index cannot be kept');
+      }
+      this.index = opened.index;
+      this.syncedAt = -Infinity;
+    }
+    if (Date.now() - this.syncedAt < this.freshMs) return;
+    const stats = await syncIndex(this.index, this.env, this.progress);
+    this.syncedAt = Date.now();
+    this.stats = stats;
+    if (stats.filesUnchanged < stats.filesSeen || stats.sessionsRemoved > 0) this.generation++;
+  }
+
+  close(): void {
+    this.index?.close();
+    this.index = undefined;
+    this.answers.clear();
+  }
+}

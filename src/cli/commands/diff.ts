@@ -2,6 +2,8 @@
 // `---` (left with --side-by-side) and the newer `+++`, whatever order they were typed in.
 import { SivtrError } from '../../errors.js';
 import type { Aspect } from '../../memory/render.js';
+import type { RecencyOptions } from '../../memory/recent.js';
+import type { ListOptions } from '../../memory/types.js';
 import { olderFirst, resolveSide } from '../../memory/side.js';
 import { sideBySideDiff, unifiedDiff } from '../diff-format.js';
 import { requireRefSource } from '../source-name.js';
@@ -32,6 +34,23 @@ export const spec: CommandSpec = {
   ],
 };
 
+/** The diff of two sides, older first (`no differences` when they are the same text). */
+export async function diffText(
+  leftSpec: string,
+  rightSpec: string,
+  aspect: Aspect,
+  opts: ListOptions & RecencyOptions,
+  view: { color: boolean; sideBySide: boolean; width: number },
+): Promise<{ text: string; same: boolean }> {
+  const [left, right] = olderFirst(await resolveSide(leftSpec, aspect, opts), await resolveSide(rightSpec, aspect, opts));
+  // Masked before comparing, so a secret never reaches a diff line and columns stay aligned.
+  left.text = masked(left.text);
+  right.text = masked(right.text);
+  if (left.text === right.text) return { text: 'no differences\n', same: true };
+  const text = view.sideBySide ? await sideBySideDiff(left, right, view.width, view.color) : await unifiedDiff(left, right, view.color);
+  return { text, same: false };
+}
+
 export async function run(args: ParsedArgs): Promise<number> {
   const [leftSpec, rightSpec] = args._;
   if (leftSpec === undefined || rightSpec === undefined) throw new SivtrError('diff needs two sides', 'e.g. `sivtr diff 1 2`', 2);
@@ -41,16 +60,9 @@ export async function run(args: ParsedArgs): Promise<number> {
   requireRefSource(leftSpec);
   requireRefSource(rightSpec);
   const opts = { ...listOptions(args), includeSelf: Boolean(args['include-self']) };
-  const [left, right] = olderFirst(await resolveSide(leftSpec, aspect, opts), await resolveSide(rightSpec, aspect, opts));
-  // Masked before comparing, so a secret never reaches a diff line and columns stay aligned.
-  left.text = masked(left.text);
-  right.text = masked(right.text);
-  if (left.text === right.text) {
-    out('no differences\n');
-    return 0;
-  }
-  const color = useColor(args);
   const width = process.stdout.columns || Number(process.env.COLUMNS) || 100;
-  out(args['side-by-side'] ? await sideBySideDiff(left, right, width, color) : await unifiedDiff(left, right, color));
+  const { text, same } = await diffText(leftSpec, rightSpec, aspect, opts, { color: useColor(args), sideBySide: Boolean(args['side-by-side']), width });
+  out(text);
+  if (same) return 0;
   return args['exit-code'] ? 1 : 0;
 }

@@ -17,4 +17,5 @@ export const commands: CommandEntry[] = [
   { name: 'shell', load: () => import('./shell.js') },
   { name: 'init', load: () => import('./init.js') },
   { name: 'doctor', load: () => import('./doctor.js') },
+  { name: 'mcp', load: () => import('./mcp.js') },
 ];

@@ -3,6 +3,8 @@ import { SivtrError, UsageError } from '../../errors.js';
 import { count } from '../../plural.js';
 import { note, out, useColor } from '../output.js';
 import type { CommandSpec, ParsedArgs } from '../spec.js';
+import type { EngineResult, WarmSearch } from '../../store/engine.js';
+import type { Progress } from '../../store/sync.js';
 
 export const spec: CommandSpec = {
   name: 'search',
@@ -31,52 +33,89 @@ export const spec: CommandSpec = {
   ],
 };
 
-export async function run(args: ParsedArgs): Promise<number> {
-  const [{ isSourceName, sourceNames }, { requireDuration, requireTime }, { currentSessions }, { runSearch }, { formatHits }] = await Promise.all([
+/** What a search is asked for, as typed (the CLI's flags, the MCP tool's arguments). */
+export type SearchInput = {
+  words: string[];
+  match?: string;
+  field: 'content' | 'command' | 'output' | 'input' | 'title';
+  status?: 'success' | 'failure' | 'unknown';
+  since?: string;
+  until?: string;
+  last?: string;
+  limit: number;
+  includeSelf: boolean;
+  noIndex: boolean;
+  env: NodeJS.ProcessEnv;
+  progress?: Progress;
+  /** A long-lived process's open index (the MCP server); one-shot commands leave it out. */
+  warm?: WarmSearch;
+};
+
+/** The target word (when the first word names one), the query, and the ranked hits. */
+export async function searchFor(input: SearchInput): Promise<EngineResult & { target: string; query: string }> {
+  const [{ isSourceName, sourceNames }, { requireDuration, requireTime }, { currentSessions }, { runSearch }] = await Promise.all([
     import('../../memory/sources.js'),
     import('../../store/time.js'),
     import('../../store/search.js'),
     import('../../store/engine.js'),
-    import('../search-format.js'),
   ]);
-  const positionals = [...args._];
+  const positionals = [...input.words];
   const targets = new Set(['all', 'agent', 'history', ...sourceNames()]);
   let target = 'all';
   if (positionals.length > 0 && (targets.has(positionals[0]!) || isSourceName(positionals[0]!))) target = positionals.shift()!;
   const query = positionals.join(' ');
-  const limit = args.limit as number;
+  const limit = input.limit;
   if (!Number.isInteger(limit) || limit < 1) throw new UsageError(`--limit ${limit} is not a positive whole number`);
   const now = Date.now();
   let match: RegExp | undefined;
-  if (typeof args.match === 'string') {
+  if (typeof input.match === 'string') {
     try {
-      match = new RegExp(args.match);
+      match = new RegExp(input.match);
     } catch (error) {
-      throw new SivtrError(`--match ${args.match}: ${(error as Error).message}`, 'use JavaScript regex syntax');
+      throw new SivtrError(`--match ${input.match}: ${(error as Error).message}`, 'use JavaScript regex syntax');
     }
   }
-  let since = typeof args.since === 'string' ? requireTime('since', args.since, now) : undefined;
-  const until = typeof args.until === 'string' ? requireTime('until', args.until, now) : undefined;
-  if (typeof args.last === 'string') {
-    const from = now - requireDuration('last', args.last);
+  let since = typeof input.since === 'string' ? requireTime('since', input.since, now) : undefined;
+  const until = typeof input.until === 'string' ? requireTime('until', input.until, now) : undefined;
+  if (typeof input.last === 'string') {
+    const from = now - requireDuration('last', input.last);
     since = since === undefined ? from : Math.max(since, from);
   }
-  const result = await runSearch(
-    {
-      target,
-      query,
-      match,
-      field: args.in as 'content',
-      status: args.status as 'success' | undefined,
-      since,
-      until,
-      limit,
-      now,
-      current: currentSessions(process.env),
-      includeSelf: args['include-self'] === true,
-    },
-    { env: process.env, noIndex: args.index === false },
-  );
+  const req = {
+    target,
+    query,
+    match,
+    field: input.field,
+    status: input.status,
+    since,
+    until,
+    limit,
+    now,
+    current: currentSessions(input.env),
+    includeSelf: input.includeSelf,
+  };
+  // The request as typed (relative times unresolved): the same words asked again are the same answer.
+  const key = JSON.stringify([input.words, input.match, input.field, input.status, input.since, input.until, input.last, limit, input.includeSelf]);
+  const result = input.warm ? await input.warm.search(req, key) : await runSearch(req, { env: input.env, noIndex: input.noIndex, progress: input.progress });
+  return { ...result, target, query };
+}
+
+export async function run(args: ParsedArgs): Promise<number> {
+  const { formatHits } = await import('../search-format.js');
+  const result = await searchFor({
+    words: args._,
+    match: typeof args.match === 'string' ? args.match : undefined,
+    field: args.in as 'content',
+    status: args.status as 'success' | undefined,
+    since: typeof args.since === 'string' ? args.since : undefined,
+    until: typeof args.until === 'string' ? args.until : undefined,
+    last: typeof args.last === 'string' ? args.last : undefined,
+    limit: args.limit as number,
+    includeSelf: args['include-self'] === true,
+    noIndex: args.index === false,
+    env: process.env,
+  });
+  const { target, query } = result;
   if (process.env.SIVTR_INDEX_STATS) process.stderr.write(`sivtr-index-stats ${JSON.stringify(result.stats)}\n`);
   const format = args.format as 'full' | 'refs' | 'json' | 'timeline';
   out(formatHits(result, format, useColor(args)));

@@ -36,12 +36,8 @@ async function sessionsOf(source: Source, opts: ListOptions, limit: number | und
 
 const newestFirst = (a: SessionInfo, b: SessionInfo): number => ((b.updatedAt ?? '') > (a.updatedAt ?? '') ? 1 : (b.updatedAt ?? '') < (a.updatedAt ?? '') ? -1 : 0);
 
-export async function run(args: ParsedArgs): Promise<number> {
-  const source = args._[0];
-  const limit = args.limit === undefined ? undefined : Number(args.limit);
-  if (limit !== undefined && (!Number.isInteger(limit) || limit < 1)) throw new SivtrError(`--limit ${str(args.limit)} is not a positive whole number`, 'e.g. --limit 20', 2);
-  const opts = listOptions(args);
-  if (source !== undefined) requireSourceName(source);
+/** Sessions of one source, or of every source but captures, newest first. */
+export async function listSessions(source: string | undefined, opts: ListOptions, limit: number | undefined): Promise<SessionInfo[]> {
   let sessions: SessionInfo[];
   if (source === undefined) {
     // Captures, each a session of one record, are listed by `sessions history` (or `history`), not among sessions.
@@ -50,7 +46,16 @@ export async function run(args: ParsedArgs): Promise<number> {
   } else {
     sessions = await sessionsOf(getSource(source), opts, limit);
   }
-  if (limit !== undefined) sessions = sessions.slice(0, limit);
+  return limit !== undefined ? sessions.slice(0, limit) : sessions;
+}
+
+export async function run(args: ParsedArgs): Promise<number> {
+  const source = args._[0];
+  const limit = args.limit === undefined ? undefined : Number(args.limit);
+  if (limit !== undefined && (!Number.isInteger(limit) || limit < 1)) throw new SivtrError(`--limit ${str(args.limit)} is not a positive whole number`, 'e.g. --limit 20', 2);
+  const opts = listOptions(args);
+  if (source !== undefined) requireSourceName(source);
+  const sessions = await listSessions(source, opts, limit);
 
   if (args.json) {
     const out = sessions.map((s) => ({

@@ -1,0 +1,204 @@
+// What each MCP tool answers, as text an agent can quote: every hit, record, session and diff side
+// is named by its ref, so the agent can cite it and hand it back to `show`. The tools call the
+// same functions as the CLI commands (search, show, sessions, diff); nothing here writes to a
+// source, so the server is read-only by construction (search keeps its index cache up to date).
+import { SivtrError } from '../errors.js';
+import { formatRef, partRef } from '../memory/ref.js';
+import type { ListOptions, SessionInfo, Unit } from '../memory/types.js';
+import type { Aspect } from '../memory/render.js';
+import type { WarmSearch } from '../store/engine.js';
+import type { Progress } from '../store/sync.js';
+
+/** `warm`: the server's open index, kept between calls. */
+export type ToolContext = { env: NodeJS.ProcessEnv; cwd: string; warm?: WarmSearch };
+
+/** `global` (everywhere), `workspace` (the directory the server runs in) or a directory. */
+export type Scope = string | undefined;
+
+/** Nobody watches a progress bar drawn by an MCP server. */
+export const QUIET: Progress = { total() {}, step() {}, done() {} };
+
+function scopeDir(scope: Scope, ctx: ToolContext): string | undefined {
+  if (scope === undefined || scope === '' || scope === 'global') return undefined;
+  if (scope === 'workspace') return ctx.cwd;
+  if (!scope.startsWith('/')) throw new SivtrError(`scope "${scope}" is not global, workspace or an absolute directory`, 'e.g. scope: "global" or "/home/me/project"');
+  return scope.replace(/\/+$/, '') || '/';
+}
+
+const within = (cwd: string | null | undefined, dir: string): boolean => cwd != null && (cwd === dir || cwd.startsWith(dir === '/' ? '/' : `${dir}/`));
+
+const isoMinute = (iso: string | null | undefined): string => (iso ? iso.replace(/:\d\d(\.\d+)?Z$/, 'Z') : '(no time)');
+
+const oneLine = (text: string, max = 100): string => {
+  const line = text.replace(/\s+/g, ' ').trim();
+  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
+};
+
+// ── search ──────────────────────────────────────────────────────────────────────────────────
+
+export type SearchArgs = {
+  query: string;
+  target?: string;
+  kind?: 'content' | 'command' | 'output' | 'input' | 'title';
+  since?: string;
+  until?: string;
+  status?: 'success' | 'failure' | 'unknown';
+  scope?: string;
+  limit?: number;
+};
+
+/** Hits the scope filter needs to see to fill `limit` hits of one directory. */
+const SCOPED_POOL = 200;
+
+export async function searchTool(args: SearchArgs, ctx: ToolContext): Promise<string> {
+  const { searchFor } = await import('../cli/commands/search.js');
+  const limit = args.limit ?? 10;
+  const dir = scopeDir(args.scope, ctx);
+  const target = args.target && args.target !== 'all' ? [args.target] : [];
+  const words = args.query.trim() === '' ? [] : [args.query];
+  const result = await searchFor({
+    words: [...target, ...words],
+    field: args.kind ?? 'content',
+    status: args.status,
+    since: args.since,
+    until: args.until,
+    limit: dir ? Math.max(limit, SCOPED_POOL) : limit,
+    includeSelf: false,
+    noIndex: false,
+    env: ctx.env,
+    progress: QUIET,
+    warm: ctx.warm,
+  });
+  if (args.target && args.target !== 'all' && result.target !== args.target) {
+    throw new SivtrError(`target "${args.target}" is not all, terminal, agent, history or a provider`, 'e.g. target: "claude" or "terminal"');
+  }
+  let hits = result.hits;
+  if (dir) hits = hits.filter((h) => within(h.cwd, dir));
+  const shown = hits.slice(0, limit);
+  const where = `${result.target === 'all' ? 'every source' : result.target}${dir ? ` under ${dir}` : ''}`;
+  const what = result.query ? ` for ${JSON.stringify(result.query)}` : '';
+  if (shown.length === 0) return `no hits${what} in ${where}\n`;
+  const total = dir ? (hits.length > shown.length ? `at least ${hits.length}` : String(shown.length)) : String(result.total);
+  const lines = [`${shown.length} of ${total} hits${what} in ${where}, best first. Cite a hit by its ref; read one whole with the show tool.`];
+  shown.forEach((h, i) => {
+    const flags = [h.kind, h.status === 'failure' ? 'failed' : undefined, h.all_terms ? undefined : 'some words only'].filter(Boolean).join(', ');
+    lines.push('');
+    lines.push(`${i + 1}. ${h.fullRef}  ${isoMinute(h.at)}${flags ? `  (${flags})` : ''}${h.cwd ? `  cwd ${h.cwd}` : ''}`);
+    if (h.title) lines.push(`   ${oneLine(h.title, 120)}`);
+    if (h.snippet) lines.push(`   ${h.snippet}`);
+  });
+  return lines.join('\n') + '\n';
+}
+
+// ── show ────────────────────────────────────────────────────────────────────────────────────
+
+export type ShowArgs = { ref: string; raw?: boolean };
+
+export async function showTool(args: ShowArgs, ctx: ToolContext): Promise<string> {
+  const [{ resolveRef }, { refText }, { rawRecordsOf }, { requireRefSource }, { heading }] = await Promise.all([
+    import('../memory/resolve.js'),
+    import('../cli/ref-text.js'),
+    import('../cli/raw-view.js'),
+    import('../cli/source-name.js'),
+    import('../cli/output.js'),
+  ]);
+  if (!args.ref.includes('/')) throw new SivtrError(`"${args.ref}" is not a ref`, 'a ref looks like terminal/3f2a9c1d/4 or claude/3f2a9c1d/2/p3; search or recent_commands give them');
+  requireRefSource(args.ref);
+  const resolved = await resolveRef(args.ref, listOptions(ctx, true));
+  const { units, part, parts } = resolved;
+  if (units.length === 0) return `${args.ref} holds nothing yet\n`;
+  if (args.raw) return withNewline(`══ ${args.ref} (raw records) ══\n${rawRecordsOf(resolved).text}`);
+  if (part || parts) {
+    const unit = units[0]!;
+    const named = part ? partRef(unit, part.n) : `${unit.ref}/p${parts!.map((p) => p.n).join(',')}`;
+    return withNewline(`══ ${named} ══\n${refText(resolved)}`);
+  }
+  // Each record and turn under its own ref, so every one of them can be cited.
+  return withNewline(units.map((u) => (u.source === 'terminal' || u.parts[0]?.kind === 'prompt' ? `${heading(u.ref)}\n${refText({ ...resolved, units: [u] })}` : refText({ ...resolved, units: [u] }))).join('\n\n'));
+}
+
+const withNewline = (text: string): string => (text.endsWith('\n') ? text : `${text}\n`);
+
+// ── recent_commands ─────────────────────────────────────────────────────────────────────────
+
+export type RecentArgs = { n?: number; status?: 'success' | 'failure' | 'unknown'; cwd?: string };
+
+const timeOf = (iso: string | undefined): number => (iso ? Date.parse(iso) || 0 : 0);
+
+export async function recentCommandsTool(args: RecentArgs, ctx: ToolContext): Promise<string> {
+  const [{ terminalSource }, { isOwnCommand }, { statusOf }, { unitText }] = await Promise.all([
+    import('../memory/terminal-source.js'),
+    import('../memory/recent.js'),
+    import('../store/docs.js'),
+    import('../memory/render.js'),
+  ]);
+  const n = args.n ?? 5;
+  const dir = args.cwd === undefined || args.cwd === '' ? undefined : scopeDir(args.cwd, ctx);
+  const opts = listOptions(ctx, true);
+  const logs = (await terminalSource.list(opts)).sort((a, b) => timeOf(b.updatedAt) - timeOf(a.updatedAt));
+  const found: { unit: Unit; id: string }[] = [];
+  for (const log of logs) {
+    // A log last written before the n-th newest record found so far cannot hold a newer one.
+    if (found.length >= n && timeOf(log.updatedAt) < timeOf(found[n - 1]!.unit.at)) break;
+    const { units } = await terminalSource.open(log.id, opts);
+    for (const unit of units) {
+      if (isOwnCommand(unit)) continue;
+      if (args.status && statusOf(unit) !== args.status) continue;
+      if (dir && !within(unit.cwd, dir)) continue;
+      found.push({ unit, id: log.id });
+    }
+    found.sort((a, b) => timeOf(b.unit.at) - timeOf(a.unit.at));
+  }
+  const picked = found.slice(0, n);
+  const filters = [args.status, dir ? `under ${dir}` : undefined].filter(Boolean).join(', ');
+  if (picked.length === 0) {
+    return `no terminal records${filters ? ` (${filters})` : ''} — commands are recorded once the shell hooks are installed (\`sivtr init bash|zsh|pwsh\`) or under \`sivtr shell\`\n`;
+  }
+  const out = [`the ${picked.length} latest terminal records${filters ? ` (${filters})` : ''}, newest first. Cite one by its ref; diff two with the diff tool.`];
+  for (const { unit, id } of picked) {
+    const exit = unit.exitCode === undefined ? 'exit ?' : `exit ${unit.exitCode}`;
+    out.push('');
+    out.push(`══ ${formatRef('terminal', id, unit.index)}  ${isoMinute(unit.at)}  ${exit}${unit.cwd ? `  cwd ${unit.cwd}` : ''} ══`);
+    out.push(unitText(unit, 'block'));
+  }
+  return out.join('\n') + '\n';
+}
+
+// ── sessions ────────────────────────────────────────────────────────────────────────────────
+
+export type SessionsArgs = { provider?: string; scope?: string; limit?: number };
+
+function listOptions(ctx: ToolContext, global: boolean, cwd = ctx.cwd): ListOptions {
+  return { env: ctx.env, cwd, global };
+}
+
+export async function sessionsTool(args: SessionsArgs, ctx: ToolContext): Promise<string> {
+  const [{ listSessions }, { requireSourceName }] = await Promise.all([import('../cli/commands/sessions.js'), import('../cli/source-name.js')]);
+  if (args.provider !== undefined) requireSourceName(args.provider);
+  const scope = args.scope ?? 'workspace';
+  const dir = scopeDir(scope, ctx);
+  const limit = args.limit ?? 20;
+  const sessions: SessionInfo[] = await listSessions(args.provider, listOptions(ctx, dir === undefined, dir), limit);
+  const where = dir ? `of ${dir}` : 'of every workspace';
+  if (sessions.length === 0) return `no ${args.provider ?? ''}${args.provider ? ' ' : ''}sessions ${where}${dir ? ' — pass scope: "global" to see every workspace' : ''}\n`;
+  const lines = [`${sessions.length} ${args.provider ?? ''}${args.provider ? ' ' : ''}sessions ${where}, newest first. Pass a ref to show (a whole session) or a provider to search as target.`];
+  for (const s of sessions) {
+    const units = s.units === undefined ? '' : `  ${s.units} ${s.source === 'terminal' ? 'records' : 'turns'}`;
+    const parent = s.parent !== undefined ? `  (inside ${s.source}/${s.parent})` : '';
+    lines.push(`${formatRef(s.source, s.id)}  ${isoMinute(s.updatedAt)}${units}${s.cwd ? `  cwd ${s.cwd}` : ''}${parent}${s.title ? `  ${oneLine(s.title, 80)}` : ''}`);
+  }
+  return lines.join('\n') + '\n';
+}
+
+// ── diff ────────────────────────────────────────────────────────────────────────────────────
+
+export type DiffArgs = { left: string; right: string; aspect?: 'output' | 'block' | 'input' | 'command' };
+
+export async function diffTool(args: DiffArgs, ctx: ToolContext): Promise<string> {
+  const [{ diffText }, { requireRefSource }] = await Promise.all([import('../cli/commands/diff.js'), import('../cli/source-name.js')]);
+  requireRefSource(args.left);
+  requireRefSource(args.right);
+  const aspect: Aspect = args.aspect ?? 'output';
+  const { text } = await diffText(args.left, args.right, aspect, { ...listOptions(ctx, true), includeSelf: false }, { color: false, sideBySide: false, width: 100 });
+  return text;
+}
