@@ -95,12 +95,13 @@ export async function searchTool(args: SearchArgs, ctx: ToolContext): Promise<st
 export type ShowArgs = { ref: string; raw?: boolean };
 
 export async function showTool(args: ShowArgs, ctx: ToolContext): Promise<string> {
-  const [{ resolveRef }, { refText }, { rawRecordsOf }, { requireRefSource }, { heading }] = await Promise.all([
+  const [{ resolveRef }, { refText }, { rawRecordsOf }, { requireRefSource }, { heading }, { isTerminalUnit }] = await Promise.all([
     import('../memory/resolve.js'),
     import('../cli/ref-text.js'),
     import('../cli/raw-view.js'),
     import('../cli/source-name.js'),
     import('../cli/output.js'),
+    import('../memory/render.js'),
   ]);
   if (!args.ref.includes('/')) throw new SivtrError(`"${args.ref}" is not a ref`, 'a ref looks like terminal/3f2a9c1d/4 or claude/3f2a9c1d/2/p3; search or recent_commands give them');
   requireRefSource(args.ref);
@@ -114,7 +115,7 @@ export async function showTool(args: ShowArgs, ctx: ToolContext): Promise<string
     return withNewline(`══ ${named} ══\n${refText(resolved)}`);
   }
   // Each record and turn under its own ref, so every one of them can be cited.
-  return withNewline(units.map((u) => (u.source === 'terminal' || u.parts[0]?.kind === 'prompt' ? `${heading(u.ref)}\n${refText({ ...resolved, units: [u] })}` : refText({ ...resolved, units: [u] }))).join('\n\n'));
+  return withNewline(units.map((u) => (isTerminalUnit(u) ? `${heading(u.ref)}\n${refText({ ...resolved, units: [u] })}` : refText({ ...resolved, units: [u] }))).join('\n\n'));
 }
 
 const withNewline = (text: string): string => (text.endsWith('\n') ? text : `${text}\n`);

@@ -1,6 +1,6 @@
 // `sivtr mcp` driven by the MCP SDK's own client over stdio, spawning the built CLI as an agent
 // would: every tool, its refs, paging, and bad arguments (a tool error, and the server lives on).
-import { cpSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -10,6 +10,9 @@ import { writeLog } from '../helpers/terminal-log.js';
 
 const CLAUDE = join(ROOT, 'fixtures', 'real', 'claude-2.1.332');
 const MAIN = (JSON.parse(readFileSync(join(CLAUDE, 'run.json'), 'utf8')) as { ids: { main: string } }).ids.main;
+
+// A GitHub token's shape (fake): it must never leave the server.
+const TOKEN = 'ghp_' + 'A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8';
 
 let tmp: ReturnType<typeof tempDir>;
 let client: Client;
@@ -35,6 +38,8 @@ beforeAll(async () => {
     { prompt: '$ ', command: 'seq 1 3', output: '1\n2\n3', exit_code: 0, cwd: '/elsewhere', ended_at: '2026-11-30T09:00:00Z' },
     { prompt: '$ ', command: 'seq 1 4', output: '1\n2\n3\n4', exit_code: 0, cwd: '/elsewhere', ended_at: '2026-11-30T11:00:00Z' },
   ]);
+  const secretLog = writeLog(data, 'f0e1d2c3', [{ prompt: '$ ', command: 'env | grep TOKEN', output: `GITHUB_TOKEN=${TOKEN}`, exit_code: 0, cwd: '/secret', ended_at: '2026-11-01T10:00:00Z' }]);
+  utimesSync(secretLog, new Date('2026-11-01T10:00:00Z'), new Date('2026-11-01T10:00:00Z')); // not the current terminal
   const env = cleanEnv(tmp.path, { SIVTR_DATA_DIR: data });
   const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp'], env: env as Record<string, string>, cwd: tmp.path, stderr: 'pipe' });
   transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
@@ -139,6 +144,21 @@ describe('sivtr mcp', () => {
       cursor = m[3];
     }
     expect(text).toBe(whole.text);
+  });
+
+  it('secrets are masked in every answer, and the answer says so', async () => {
+    const answers = [
+      await call('recent_commands', { cwd: '/secret' }),
+      await call('search', { query: 'GITHUB_TOKEN', target: 'terminal' }),
+      await call('show', { ref: 'terminal/f0e1d2c3/1' }),
+      await call('show', { ref: 'terminal/f0e1d2c3/1', raw: true }),
+    ];
+    for (const a of answers) {
+      expect(a.text).not.toContain(TOKEN);
+      expect(a.text).not.toContain(TOKEN.slice(4, 20));
+    }
+    expect(answers[0]!.text).toContain('terminal/f0e1d2c3/1');
+    expect(answers[2]!.text).toMatch(/masked 1 secret .*never revealed over MCP/);
   });
 
   it('bad arguments are tool errors that say what to do, and the server keeps answering', async () => {
