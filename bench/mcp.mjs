@@ -94,7 +94,9 @@ async function main() {
     const full = { ...process.env, ...minimal };
     const report = [`corpus: ${opts.sessions} sessions (${opts.mb} MB) + 2,000 terminal records; ${opts.runs} warm search calls per env; machine: ${process.env.BENCH_NOTE ?? 'see the lead’s note on load'}`];
     const hasRg = spawnSync('rg', ['--version']).status === 0;
-    for (const [label, env] of [['minimal env', minimal], ['default env', full]]) {
+    /** @type {[string, NodeJS.ProcessEnv][]} */
+    const envs = [['minimal env', minimal], ['default env', full]];
+    for (const [label, env] of envs) {
       const bare = timeRuns(process.execPath, ['-e', ''], { runs: 10, env });
       const version = timeRuns(process.execPath, [BIN, '--version'], { runs: 10, env });
       const server = await serverRun(env, opts.runs);
