@@ -3,7 +3,7 @@
 // share a git common dir, so that is the identity. `.git` files are read directly: one spawn of
 // git per session would cost more than the whole listing.
 import { readFileSync, statSync } from 'node:fs';
-import { dirname, isAbsolute, join, resolve } from 'node:path';
+import { dirname, isAbsolute, join, resolve, sep } from 'node:path';
 
 const commonDirCache = new Map<string, string | null>();
 
@@ -60,6 +60,24 @@ function commonDirAt(dir: string): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * Which sessions a command sees, decided here for every command: the workspace of `cwd` (its
+ * directory or git repository), a `subtree` (sessions whose cwd lies in it), or everything.
+ */
+export type SessionScope = { cwd: string; global?: boolean; subtree?: string };
+
+/** A predicate over a session's cwds for a scope. */
+export function scopeMatcher(scope: SessionScope): (cwds: readonly string[] | undefined) => boolean {
+  if (scope.global) return () => true;
+  if (scope.subtree !== undefined) {
+    const root = resolve(scope.subtree);
+    const prefix = root.endsWith(sep) ? root : root + sep;
+    // an explicit subtree is a claim about where a session ran: one without a cwd is not in it
+    return (cwds) => cwds !== undefined && cwds.some((c) => resolve(c) === root || resolve(c).startsWith(prefix));
+  }
+  return workspaceMatcher(scope.cwd);
 }
 
 /** A predicate over a session's cwds; sessions without any cwd are kept (docs/formats.md). */

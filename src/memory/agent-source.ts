@@ -4,7 +4,7 @@ import { ListingCache } from '../agents/listing-cache.js';
 import { assembleTurns } from '../agents/turns.js';
 import { dirname, sep } from 'node:path';
 import type { AgentSession, Provider, SessionSummary, SummaryMemo } from '../agents/types.js';
-import { workspaceMatcher } from '../agents/workspace.js';
+import { scopeMatcher } from '../agents/workspace.js';
 import { SivtrError } from '../errors.js';
 import { sessionUnits } from './agent-units.js';
 import { compareFile, edgesOf, filesUnchanged, pathsFingerprint, pathsUnchanged, statFile, type FileMark } from '../session/file-mark.js';
@@ -57,8 +57,8 @@ function infoOf(provider: Provider, s: SessionSummary, listing: Listing): Sessio
   return info;
 }
 
-function inWorkspace(summaries: SessionSummary[], cwd: string): SessionSummary[] {
-  const matches = workspaceMatcher(cwd);
+function inWorkspace(summaries: SessionSummary[], opts: ListOptions): SessionSummary[] {
+  const matches = scopeMatcher({ cwd: opts.cwd, subtree: opts.scope });
   return summaries.filter((s) => matches(s.cwds && s.cwds.length > 0 ? s.cwds : s.cwd ? [s.cwd] : undefined));
 }
 
@@ -77,8 +77,9 @@ function describeCandidate(s: SessionSummary): string {
  */
 function countedSessions(all: SessionSummary[], opts: ListOptions): SessionSummary[] {
   if (opts.global) return all;
-  const here = inWorkspace(all, opts.cwd);
-  return here.length > 0 ? here : all;
+  const here = inWorkspace(all, opts);
+  // an explicit subtree (--scope) never falls back to sessions outside it
+  return here.length > 0 || opts.scope !== undefined ? here : all;
 }
 
 /** `current`, an index, an id or a unique prefix → the session summary it names. */
@@ -143,7 +144,7 @@ export async function openAgentSession(provider: Provider, key: string, opts: Li
 /** Sessions of a provider as `sessions` lists them, with turn counts filled in (parsing what the cache lacks). */
 export async function listWithTurns(provider: Provider, opts: ListOptions & { limit?: number }): Promise<SessionInfo[]> {
   const listing = await discoverAll(provider, opts.env);
-  const chosen = (opts.global ? listing.summaries : inWorkspace(listing.summaries, opts.cwd)).slice(0, opts.limit ?? Infinity);
+  const chosen = (opts.global ? listing.summaries : inWorkspace(listing.summaries, opts)).slice(0, opts.limit ?? Infinity);
   const infos: SessionInfo[] = [];
   for (const s of chosen) {
     const info = infoOf(provider, s, listing);

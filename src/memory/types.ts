@@ -53,7 +53,8 @@ export type SessionInfo = {
 
 export type OpenedSession = { info: SessionInfo; units: Unit[] };
 
-export type ListOptions = { env: NodeJS.ProcessEnv; cwd: string; global: boolean };
+/** `cwd` names the workspace; `scope`, when given, is a subtree that replaces it (`--scope PATH`). */
+export type ListOptions = { env: NodeJS.ProcessEnv; cwd: string; global: boolean; scope?: string };
 
 /**
  * What a source's units are: `record`s are commands with their output (parts p1 prompt, p2

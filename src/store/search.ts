@@ -28,6 +28,8 @@ export type SearchRequest = {
   current: { source: string; id: string }[];
   /** Keep sivtr's own read-only terminal commands and the caller's echo (left out by default). */
   includeSelf?: boolean;
+  /** Only units whose cwd this accepts (`--cwd`, `--scope`); every unit when absent. */
+  inScope?: (cwd: string | null) => boolean;
 };
 
 export type Hit = {
@@ -288,6 +290,7 @@ export function search(index: IndexDb, req: SearchRequest): SearchResult {
   let folded = 0;
   let own = 0;
   for (const c of candidates) {
+    if (req.inScope && !req.inScope(c.cwd)) continue;
     if (req.match && !partsOf(index, chunks, c.uid, req.field === 'title' ? 'content' : req.field).some((p) => req.match!.test(p.text))) continue;
     if (!req.includeSelf && isOwnRecord(index, chunks, c)) {
       own++;

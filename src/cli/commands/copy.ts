@@ -12,7 +12,7 @@ import { getSource, isSourceName, sourceNames } from '../../memory/sources.js';
 import { deliver } from '../deliver.js';
 import { unknownWord } from '../suggest.js';
 import type { CommandSpec, ParsedArgs } from '../spec.js';
-import { listOptions, str } from './common.js';
+import { listOptions, SCOPE_FLAGS, str } from './common.js';
 
 export const spec: CommandSpec = {
   name: 'copy',
@@ -28,6 +28,7 @@ export const spec: CommandSpec = {
     lines: { type: 'string', alias: 'l', describe: 'keep lines: 5, 1:5, 1,3,8:12, -20: (last 20)' },
     session: { type: 'string', alias: 's', describe: 'agent session: Nth newest or an id/prefix' },
     'include-self': { type: 'boolean', describe: "count sivtr's own copy/show/diff/search… records in the selector" },
+    ...SCOPE_FLAGS,
   },
   examples: [
     ['sivtr copy', 'the last command and its output'],

@@ -7,12 +7,12 @@ import { formatRef, looksLikeRef } from '../../memory/ref.js';
 import { resolveRef } from '../../memory/resolve.js';
 import { allSources, getSource, isSourceName } from '../../memory/sources.js';
 import type { ListOptions, OpenedSession, Unit } from '../../memory/types.js';
-import { workspaceMatcher } from '../../agents/workspace.js';
+import { scopeMatcher } from '../../agents/workspace.js';
 import { count } from '../../plural.js';
 import { note, outJson, shortPath, table, warn } from '../output.js';
 import { requireRefSource } from '../source-name.js';
 import type { CommandSpec, ParsedArgs } from '../spec.js';
-import { listOptions } from './common.js';
+import { listOptions, SCOPE_FLAGS } from './common.js';
 
 export const spec: CommandSpec = {
   name: 'files',
@@ -20,8 +20,9 @@ export const spec: CommandSpec = {
   describe: 'the files a session wrote, each with the rule and the ref that prove it',
   positionals: [{ name: 'session', describe: 'a session or turn ref (claude/3f2a9c1d, codex/01a2/3) or a source for its current session; this workspace when omitted' }],
   flags: {
-    workspace: { type: 'boolean', alias: 'w', describe: 'every session of this workspace (the default without a session)' },
+    workspace: { type: 'boolean', alias: 'w', describe: 'every session of the workspace (the default without a session; see --cwd, --scope, --global)' },
     json: { type: 'boolean', describe: 'print JSON' },
+    ...SCOPE_FLAGS,
   },
   examples: [
     ['sivtr files claude/3f2a9c1d', 'what that Claude Code session wrote'],
@@ -51,12 +52,12 @@ async function sessionScope(key: string, opts: ListOptions): Promise<Scope> {
 async function workspaceScope(opts: ListOptions): Promise<Scope> {
   const units: Unit[] = [];
   const jsonUnits: Unit[] = [];
-  const inWorkspace = workspaceMatcher(opts.cwd);
+  const inWorkspace = scopeMatcher({ cwd: opts.cwd, subtree: opts.scope });
   for (const source of allSources()) {
     if (source.sessionIsUnit) continue;
     let infos;
     try {
-      infos = await source.list({ ...opts, global: opts.global });
+      infos = await source.list(opts);
     } catch (error) {
       warn(`cannot list ${source.name} sessions: ${error instanceof Error ? error.message : String(error)}`);
       continue;
@@ -74,7 +75,8 @@ async function workspaceScope(opts: ListOptions): Promise<Scope> {
       jsonUnits.push(...withFullIds(kept, session));
     }
   }
-  return { label: opts.global ? 'every workspace' : shortPath(opts.cwd), units, jsonUnits, base: opts.global ? undefined : opts.cwd };
+  const where = opts.scope ?? opts.cwd;
+  return { label: opts.global ? 'every workspace' : shortPath(where), units, jsonUnits, base: opts.global ? undefined : where };
 }
 
 function shownPath(f: LedgerFile, base: string | undefined): string {

@@ -5,6 +5,7 @@ import { note, out, useColor } from '../output.js';
 import type { CommandSpec, ParsedArgs } from '../spec.js';
 import type { EngineResult, WarmSearch } from '../../store/engine.js';
 import type { Progress } from '../../store/sync.js';
+import { listOptions, SCOPE_FLAGS } from './common.js';
 
 export const spec: CommandSpec = {
   name: 'search',
@@ -25,6 +26,7 @@ export const spec: CommandSpec = {
     format: { type: 'string', describe: 'output format', choices: ['full', 'refs', 'json', 'timeline'], default: 'full' },
     index: { type: 'boolean', describe: 'use the index cache (--no-index reads the sources directly)', default: true },
     'include-self': { type: 'boolean', describe: "keep sivtr's own copy/show/diff/search… records and this session's echo" },
+    ...SCOPE_FLAGS,
   },
   examples: [
     ['sivtr search "connection refused"', 'find it in terminals, history and agent sessions'],
@@ -49,7 +51,19 @@ export type SearchInput = {
   progress?: Progress;
   /** A long-lived process's open index (the MCP server); one-shot commands leave it out. */
   warm?: WarmSearch;
+  /** Only units whose cwd `accepts` takes (`--cwd`, `--scope`); `key` names it for the warm cache. */
+  scope?: { key: string; accepts: (cwd: string | null) => boolean };
 };
+
+/** The scope `--cwd DIR` or `--scope PATH` asks for; search reads every workspace without them. */
+export async function searchScope(args: ParsedArgs): Promise<SearchInput['scope']> {
+  if (args.cwd === undefined && args.scope === undefined) return undefined;
+  const opts = listOptions(args);
+  if (opts.global) return undefined;
+  const { scopeMatcher } = await import('../../agents/workspace.js');
+  const matches = scopeMatcher({ cwd: opts.cwd, subtree: opts.scope });
+  return { key: opts.scope !== undefined ? `scope:${opts.scope}` : `cwd:${opts.cwd}`, accepts: (cwd) => matches(cwd === null ? undefined : [cwd]) };
+}
 
 /** The target word (when the first word names one), the query, and the ranked hits. */
 export async function searchFor(input: SearchInput): Promise<EngineResult & { target: string; query: string }> {
@@ -93,9 +107,10 @@ export async function searchFor(input: SearchInput): Promise<EngineResult & { ta
     now,
     current: currentSessions(input.env),
     includeSelf: input.includeSelf,
+    inScope: input.scope?.accepts,
   };
   // The request as typed (relative times unresolved): the same words asked again are the same answer.
-  const key = JSON.stringify([input.words, input.match, input.field, input.status, input.since, input.until, input.last, limit, input.includeSelf]);
+  const key = JSON.stringify([input.words, input.match, input.field, input.status, input.since, input.until, input.last, limit, input.includeSelf, input.scope?.key]);
   const result = input.warm ? await input.warm.search(req, key) : await runSearch(req, { env: input.env, noIndex: input.noIndex, progress: input.progress });
   return { ...result, target, query };
 }
@@ -114,6 +129,7 @@ export async function run(args: ParsedArgs): Promise<number> {
     includeSelf: args['include-self'] === true,
     noIndex: args.index === false,
     env: process.env,
+    scope: await searchScope(args),
   });
   const { target, query } = result;
   if (process.env.SIVTR_INDEX_STATS) process.stderr.write(`sivtr-index-stats ${JSON.stringify(result.stats)}\n`);

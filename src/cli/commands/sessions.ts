@@ -6,7 +6,7 @@ import { localTime, note, out, outJson, oneLine, shortPath, table, warn } from '
 import { requireSourceName } from '../source-name.js';
 import { allSources, getSource } from '../../memory/sources.js';
 import type { CommandSpec, ParsedArgs } from '../spec.js';
-import { listOptions, str } from './common.js';
+import { listOptions, SCOPE_FLAGS, str } from './common.js';
 
 export const spec: CommandSpec = {
   name: 'sessions',
@@ -14,7 +14,7 @@ export const spec: CommandSpec = {
   describe: 'list terminal and agent sessions, newest first',
   positionals: [{ name: 'source', describe: 'terminal or a provider (claude, codex, pi, …); all when omitted' }],
   flags: {
-    global: { type: 'boolean', alias: 'g', describe: 'every workspace, not just this directory or repository' },
+    ...SCOPE_FLAGS,
     json: { type: 'boolean', describe: 'print JSON' },
     limit: { type: 'number', alias: 'n', describe: 'at most N sessions' },
   },
@@ -72,7 +72,7 @@ export async function run(args: ParsedArgs): Promise<number> {
     return 0;
   }
   if (sessions.length === 0) {
-    const scope = opts.global || source === 'terminal' ? '' : ` for ${shortPath(opts.cwd)} — add --global to see every workspace`;
+    const scope = opts.global || source === 'terminal' ? '' : ` for ${shortPath(opts.scope ?? opts.cwd)} — add --global to see every workspace`;
     note(`no ${source ?? ''}${source ? ' ' : ''}sessions found${scope}`);
     return 0;
   }

@@ -8,7 +8,7 @@ import { requireRefSource } from '../source-name.js';
 import { note, out, outJson } from '../output.js';
 import { refText } from '../ref-text.js';
 import type { CommandSpec, ParsedArgs } from '../spec.js';
-import { listOptions } from './common.js';
+import { listOptions, SCOPE_FLAGS } from './common.js';
 import { SivtrError, UsageError } from '../../errors.js';
 import { rawRecordsOf } from '../raw-view.js';
 
@@ -23,6 +23,7 @@ export const spec: CommandSpec = {
     raw: { type: 'boolean', describe: 'print the record(s) behind the turn or part as the agent wrote them' },
     'max-chars': { type: 'number', describe: `print at most N characters, then say how to continue (default ${DEFAULT_MAX_CHARS}; 0: no limit)` },
     cursor: { type: 'string', describe: 'continue where a previous page stopped (the ref may be left out)' },
+    ...SCOPE_FLAGS,
   },
   examples: [
     ['sivtr show terminal/current/2', 'the second record of this terminal'],
