@@ -269,3 +269,19 @@ export function agentSource(provider: Provider): Source {
     },
   };
 }
+
+export type ListedAgentSession = { info: SessionInfo; units(): Promise<Unit[]> };
+
+/**
+ * Every session of a provider, subagents included, newest first (this workspace's unless
+ * `global`), each parsed into units only when asked: what a stream over many sessions reads
+ * one at a time, newest first, until it has enough.
+ */
+export async function agentSessionsNewestFirst(provider: Provider, opts: ListOptions): Promise<ListedAgentSession[]> {
+  const listing = await discoverAll(provider, opts.env);
+  const chosen = opts.global ? listing.summaries : inWorkspace(listing.summaries, opts);
+  return chosen.map((s) => {
+    const info = infoOf(provider, s, listing);
+    return { info, units: async () => sessionUnits(provider.name, info.displayId, await provider.load(s, { env: opts.env, warn: () => {} })) };
+  });
+}

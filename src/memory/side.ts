@@ -7,6 +7,7 @@ import { recencyOf, selectRecentRecords, type RecencyOptions } from './recent.js
 import { looksLikeRef, partRef, partsRef } from './ref.js';
 import { isTerminalUnit, renderPart, renderParts, unitText, type Aspect } from './render.js';
 import { resolveRef } from './resolve.js';
+import { selectRecentRuns, type ByFilter, type Run } from './runs.js';
 import { parseRecency } from './selector.js';
 import { getSource } from './sources.js';
 import type { ListOptions, Part, Unit } from './types.js';
@@ -65,7 +66,14 @@ function currentLog(opts: ListOptions): string | undefined {
   }
 }
 
-export async function resolveSide(spec: string, aspect: Aspect, opts: ListOptions & RecencyOptions & { ansi?: boolean }): Promise<Side> {
+/** A run of the runs stream as one side: named by its ref, ordered by when it ended. */
+export function runSide(run: Run, aspect: Aspect, opts: { ansi?: boolean } = {}, recency?: number): Side {
+  const who = run.by === 'me' ? '' : `${run.source}: `;
+  const title = `${who}${shortTitle(run.command)}`;
+  return { ref: run.ref, about: recency === undefined ? title : `(${recency === 1 ? 'last run' : `${recency} runs ago`}) ${title}`, text: unitText(run.unit, aspect, opts), place: { location: run.fullRef, index: 0, at: timeOf(run.endedAt ?? run.startedAt) } };
+}
+
+export async function resolveSide(spec: string, aspect: Aspect, opts: ListOptions & RecencyOptions & { ansi?: boolean; by?: ByFilter }): Promise<Side> {
   if (looksLikeRef(spec)) {
     const { units, part, parts, session } = await resolveRef(spec, opts);
     if (!parts && units.length !== 1) throw new SivtrError(`diff takes one record per side, "${spec}" names ${units.length}`, 'give a single index, e.g. terminal/current/3');
@@ -82,6 +90,10 @@ export async function resolveSide(spec: string, aspect: Aspect, opts: ListOption
   }
   const recency = parseRecency(spec);
   if (recency.from !== recency.to) throw new SivtrError(`diff takes one record per side, not the range "${spec}"`, 'use N (1 = newest) or a ref');
+  if (opts.by !== undefined) {
+    const [run] = await selectRecentRuns({ by: opts.by, includeSelf: opts.includeSelf }, recency, opts);
+    return runSide(run!, aspect, opts, recency.from);
+  }
   const session = await getSource('terminal').open('current', opts);
   const [unit] = selectRecentRecords(session.units, recency, opts);
   const place = { location: session.info.location, index: unit!.index, at: timeOf(unit!.at) };

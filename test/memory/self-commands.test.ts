@@ -13,6 +13,7 @@ describe('sivtr read-only commands', () => {
     'sivtr diff 1 2',
     'sivtr search "connection refused"',
     'sivtr sessions claude --global',
+    'sivtr runs --by agent --status failure',
     'sivtr history',
     'sivtr history search make',
     'sivtr doctor',

@@ -4,6 +4,7 @@ import { SivtrError } from '../../errors.js';
 import { filterLines } from '../../memory/lines.js';
 import { AGENT_MODES, pickAgent, pickTerminal, TERMINAL_MODES, type AgentMode, type Picked } from '../../memory/pick.js';
 import { parseRecency } from '../../memory/selector.js';
+import { pickRuns, selectRecentRuns, type ByFilter } from '../../memory/runs.js';
 import { looksLikeRef } from '../../memory/ref.js';
 import { resolveRef } from '../../memory/resolve.js';
 import { refText } from '../ref-text.js';
@@ -29,6 +30,7 @@ export const spec: CommandSpec = {
     session: { type: 'string', alias: 's', describe: 'agent session: Nth newest or an id/prefix' },
     'include-self': { type: 'boolean', describe: "count sivtr's own copy/show/diff/search… records in the selector" },
     ...SCOPE_FLAGS,
+    by: { type: 'string', describe: 'count back through every command run here (as `sivtr runs` lists them): by me, agent or all', choices: ['me', 'agent', 'all'] },
   },
   examples: [
     ['sivtr copy', 'the last command and its output'],
@@ -54,6 +56,7 @@ async function pickFor(args: ParsedArgs): Promise<Picked> {
   const named = words[0] !== undefined && !(words[0] in TERMINAL_MODES) && isSourceName(words[0]);
   const name = named ? words.shift()! : 'terminal';
   const source = getSource(name);
+  if (args.by !== undefined && named) throw new SivtrError(`--by counts every command that ran here, not those of ${name}`, `drop "${name}": \`sivtr copy out ${words.find((w) => /^\d/.test(w)) ?? '1'} --by ${String(args.by)}\``);
   if (source.unitKind === 'turn') {
     const mode: AgentMode = words[0] !== undefined && (AGENT_MODES as readonly string[]).includes(words[0]) ? (words.shift() as AgentMode) : 'turn';
     if (mode === 'turn' && words[0] !== undefined && /^[a-z][\w-]*$/i.test(words[0])) throw unknownWord('mode', words[0], AGENT_MODES, { otherwise: `use ${AGENT_MODES.join(', ')} or a selector` });
@@ -72,6 +75,9 @@ async function pickFor(args: ParsedArgs): Promise<Picked> {
   if (words.length > 1) throw new SivtrError(`unexpected "${words.slice(1).join(' ')}"`, usage);
   if (args.session !== undefined) throw new SivtrError('--session is for agent sources', `use a ref such as \`sivtr show ${name}/<id>${source.sessionIsUnit ? '' : '/3'}\` for another one`);
   const recency = parseRecency(words[0]);
+  if (args.by !== undefined) {
+    return pickRuns(await selectRecentRuns({ by: args.by as ByFilter, includeSelf: Boolean(args['include-self']) }, recency, opts), mode ? TERMINAL_MODES[mode]! : 'block', { ansi: Boolean(args.ansi), prompt: str(args.prompt) });
+  }
   const units = await source.recentRecords!(opts);
   return pickTerminal(units, mode ? TERMINAL_MODES[mode]! : 'block', recency, { ansi: Boolean(args.ansi), prompt: str(args.prompt), includeSelf: Boolean(args['include-self']) });
 }

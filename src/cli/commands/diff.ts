@@ -3,6 +3,7 @@
 import { SivtrError } from '../../errors.js';
 import type { Aspect } from '../../memory/render.js';
 import type { RecencyOptions } from '../../memory/recent.js';
+import type { ByFilter } from '../../memory/runs.js';
 import type { ListOptions } from '../../memory/types.js';
 import { olderFirst, resolveSide } from '../../memory/side.js';
 import { sideBySideDiff, unifiedDiff } from '../diff-format.js';
@@ -27,6 +28,7 @@ export const spec: CommandSpec = {
     'side-by-side': { type: 'boolean', alias: 'y', describe: 'two columns, aligned to the terminal width' },
     'exit-code': { type: 'boolean', describe: 'exit 1 when the sides differ' },
     'include-self': { type: 'boolean', describe: "count sivtr's own copy/show/diff/search… records in N" },
+    by: { type: 'string', describe: 'count N back through every command run here (as `sivtr runs` lists them): by me, agent or all', choices: ['me', 'agent', 'all'] },
   },
   examples: [
     ['sivtr diff 2 1', 'what changed from the output before the last to the last'],
@@ -39,7 +41,7 @@ export async function diffText(
   leftSpec: string,
   rightSpec: string,
   aspect: Aspect,
-  opts: ListOptions & RecencyOptions,
+  opts: ListOptions & RecencyOptions & { by?: ByFilter },
   view: { color: boolean; sideBySide: boolean; width: number },
 ): Promise<{ text: string; same: boolean }> {
   const [left, right] = olderFirst(await resolveSide(leftSpec, aspect, opts), await resolveSide(rightSpec, aspect, opts));
@@ -59,7 +61,7 @@ export async function run(args: ParsedArgs): Promise<number> {
   const aspect: Aspect = ({ output: 'output', block: 'block', input: 'input', cmd: 'command' } as const)[aspects[0] ?? 'output'];
   requireRefSource(leftSpec);
   requireRefSource(rightSpec);
-  const opts = { ...listOptions(args), includeSelf: Boolean(args['include-self']) };
+  const opts = { ...listOptions(args), includeSelf: Boolean(args['include-self']), by: args.by as ByFilter | undefined };
   const width = process.stdout.columns || Number(process.env.COLUMNS) || 100;
   const { text, same } = await diffText(leftSpec, rightSpec, aspect, opts, { color: useColor(args), sideBySide: Boolean(args['side-by-side']), width });
   out(text);

@@ -11,6 +11,7 @@ export const commands: CommandEntry[] = [
   { name: 'search', load: () => import('./search.js') },
   { name: 'files', load: () => import('./files.js') },
   { name: 'projects', load: () => import('./projects.js') },
+  { name: 'runs', load: () => import('./runs.js') },
   { name: 'run', load: () => import('./run.js') },
   { name: 'pipe', load: () => import('./pipe.js') },
   { name: 'history', load: () => import('./history.js') },

@@ -27,6 +27,7 @@ export const spec: CommandSpec = {
     index: { type: 'boolean', describe: 'use the index cache (--no-index reads the sources directly)', default: true },
     'include-self': { type: 'boolean', describe: "keep sivtr's own copy/show/diff/search… records and this session's echo" },
     ...SCOPE_FLAGS,
+    by: { type: 'string', describe: 'search the commands that ran (as `sivtr runs` lists them): by me, agent or all', choices: ['me', 'agent', 'all'] },
   },
   examples: [
     ['sivtr search "connection refused"', 'find it in terminals, history and agent sessions'],
@@ -117,6 +118,7 @@ export async function searchFor(input: SearchInput): Promise<EngineResult & { ta
 
 export async function run(args: ParsedArgs): Promise<number> {
   const { formatHits } = await import('../search-format.js');
+  if (args.by !== undefined) return searchRunsCommand(args);
   const result = await searchFor({
     words: args._,
     match: typeof args.match === 'string' ? args.match : undefined,
@@ -141,6 +143,45 @@ export async function run(args: ParsedArgs): Promise<number> {
     if (result.hits.length === 0) note(`no hits${query ? ` for ${JSON.stringify(query)}` : ''} in ${target}`);
     else if (result.total > result.hits.length) note(`${result.hits.length} of ${result.total} hits — use --limit N for more`);
     if (result.hits.some((h) => !h.all_terms)) note('some hits hold only some of the words');
+  }
+  return 0;
+}
+
+/** `search … --by`: over the runs stream (see search-runs.ts), with the same filters and formats. */
+async function searchRunsCommand(args: ParsedArgs): Promise<number> {
+  const [{ formatHits }, { searchRuns }, { isSourceName }, { requireDuration, requireTime }] = await Promise.all([
+    import('../search-format.js'),
+    import('../search-runs.js'),
+    import('../../memory/sources.js'),
+    import('../../store/time.js'),
+  ]);
+  const words = [...args._];
+  const target = words.length > 0 && (['all', 'agent', 'history'].includes(words[0]!) || isSourceName(words[0]!)) ? words.shift()! : 'all';
+  const query = words.join(' ');
+  const limit = args.limit as number;
+  if (!Number.isInteger(limit) || limit < 1) throw new UsageError(`--limit ${limit} is not a positive whole number`);
+  let match: RegExp | undefined;
+  if (typeof args.match === 'string') {
+    try {
+      match = new RegExp(args.match);
+    } catch (error) {
+      throw new SivtrError(`--match ${args.match}: ${(error as Error).message}`, 'use JavaScript regex syntax');
+    }
+  }
+  const now = Date.now();
+  let since = typeof args.since === 'string' ? requireTime('since', args.since, now) : undefined;
+  const until = typeof args.until === 'string' ? requireTime('until', args.until, now) : undefined;
+  if (typeof args.last === 'string') since = Math.max(since ?? -Infinity, now - requireDuration('last', args.last));
+  const scope = await searchScope(args);
+  const result = await searchRuns(
+    { by: args.by as 'all', target, query, match, field: args.in as 'content', status: args.status as 'failure' | undefined, since, until, limit, includeSelf: args['include-self'] === true, inScope: scope?.accepts },
+    process.env,
+  );
+  const format = args.format as 'full' | 'refs' | 'json' | 'timeline';
+  out(formatHits(result, format, useColor(args)));
+  if (format !== 'json') {
+    if (result.hits.length === 0) note(`no runs${query ? ` holding ${JSON.stringify(query)}` : ''}${args.status ? ` with status ${String(args.status)}` : ''}`);
+    else if (result.total > result.hits.length) note(`${result.hits.length} of ${result.total} runs — use --limit N for more`);
   }
   return 0;
 }
