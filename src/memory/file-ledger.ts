@@ -85,12 +85,12 @@ function resolvePath(path: string, cwd: string | undefined): string {
 }
 
 /** Whether the call's result says it failed (the provider's own error flag). */
-function failedCalls(unit: Unit): Set<Part> {
+function failedCalls(parts: readonly Part[]): Set<Part> {
   const failed = new Set<Part>();
-  const calls = unit.parts.filter((p) => p.kind === 'tool_call');
+  const calls = parts.filter((p) => p.kind === 'tool_call');
   const byId = new Map(calls.filter((c) => c.callId !== undefined).map((c) => [c.callId!, c]));
   let lastCall: Part | undefined;
-  for (const p of unit.parts) {
+  for (const p of parts) {
     if (p.kind === 'tool_call') lastCall = p;
     else if (p.kind === 'tool_output') {
       const call = (p.callId !== undefined ? byId.get(p.callId) : undefined) ?? lastCall;
@@ -128,8 +128,11 @@ function observedWrites(part: Part, cwd: string | undefined): { path: string; ru
 /** The writes one unit (a turn or a terminal record) proves, in part order. */
 export function unitWrites(unit: Unit): FileWrite[] {
   const out: FileWrite[] = [];
-  const failed = failedCalls(unit);
-  for (const part of unit.parts) {
+  // read once: a terminal record's parts are built from its log line on every access
+  const parts = unit.parts;
+  const cwd = unit.cwd;
+  const failed = failedCalls(parts);
+  for (const part of parts) {
     if (part.kind !== 'tool_call' && part.kind !== 'command' && part.kind !== 'tool_output') continue;
     if (failed.has(part)) continue;
     const ref = partRef(unit, part.n);
@@ -140,18 +143,18 @@ export function unitWrites(unit: Unit): FileWrite[] {
       out.push(full);
     };
     if (part.kind === 'tool_output') {
-      for (const m of part.text.matchAll(RECORDED_DIFF)) add({ path: resolvePath(m[1]!, unit.cwd), how: 'observed', rule: 'recorded diff' });
+      for (const m of part.text.matchAll(RECORDED_DIFF)) add({ path: resolvePath(m[1]!, cwd), how: 'observed', rule: 'recorded diff' });
       continue;
     }
     const shell = shellCallOf(part);
     if (shell) {
-      const cwd = shell.cwd ?? unit.cwd;
-      for (const w of shellWrites(shell.command, cwd !== undefined && cwd.startsWith('/') ? cwd : undefined)) {
+      const dir = shell.cwd ?? cwd;
+      for (const w of shellWrites(shell.command, dir !== undefined && dir.startsWith('/') ? dir : undefined)) {
         add(w.host !== undefined ? { path: w.path, host: w.host, how: 'derived', rule: w.rule } : { path: w.path, how: 'derived', rule: w.rule });
       }
       continue;
     }
-    if (part.kind === 'tool_call') for (const w of observedWrites(part, unit.cwd)) add({ path: w.path, how: 'observed', rule: w.rule });
+    if (part.kind === 'tool_call') for (const w of observedWrites(part, cwd)) add({ path: w.path, how: 'observed', rule: w.rule });
   }
   return out;
 }

@@ -4,6 +4,8 @@ import { cpSync, existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cleanEnv, ROOT, runCli, tempDir } from '../helpers/cli.js';
+import { writeClaudeSession } from '../helpers/sessions.js';
+import { writeLog } from '../helpers/terminal-log.js';
 
 const SID = '5a1c0de0-1111-4222-8333-944445555666';
 const CWD = '/srv/ledger-proj';
@@ -121,6 +123,72 @@ describe('sivtr files on the genuine transcripts', () => {
         expect(r.code, r.stderr).toBe(0);
         expect(JSON.parse(r.stdout)).toMatchObject({ files: 0, writes: 0, items: [] });
       }
+    } finally {
+      cleanup();
+    }
+  });
+});
+
+describe('sivtr files on a Codex rollout', () => {
+  it('reads apply_patch file headers and exec_command writes as Codex records them', () => {
+    const { path: home, cleanup } = tempDir();
+    try {
+      const id = '0199b0d4-5555-7c3d-9f00-aabbccddeeff';
+      const dir = join(home, '.codex', 'sessions', '2026', '11', '30');
+      mkdirSync(dir, { recursive: true });
+      const at = '2026-11-30T10:00:00.000Z';
+      const rec = (type: string, payload: unknown) => JSON.stringify({ timestamp: at, type, payload });
+      writeFileSync(
+        join(dir, `rollout-2026-11-30T10-00-00-${id}.jsonl`),
+        [
+          rec('session_meta', { id, timestamp: at, cwd: '/srv/api', originator: 'codex_cli_rs', cli_version: '0.171.0', source: 'cli' }),
+          rec('response_item', { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'add a /health route' }] }),
+          rec('response_item', { type: 'custom_tool_call', call_id: 'c1', name: 'apply_patch', status: 'completed', input: '*** Begin Patch\n*** Add File: src/health.ts\n+export const ok = 1;\n*** Update File: src/app.ts\n@@\n-a\n+b\n*** End Patch' }),
+          rec('response_item', { type: 'custom_tool_call_output', call_id: 'c1', output: 'Success. Updated: A src/health.ts M src/app.ts' }),
+          rec('response_item', { type: 'function_call', call_id: 'c2', name: 'exec_command', arguments: JSON.stringify({ cmd: "cat > notes.md <<'EOF'\nx > not-a-file.txt\nEOF", workdir: '/srv/api/docs' }) }),
+          rec('response_item', { type: 'function_call_output', call_id: 'c2', output: 'Process exited with code 0' }),
+          rec('response_item', { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'Added it.' }], phase: 'final_answer' }),
+          rec('event_msg', { type: 'task_complete', turn_id: 't1' }),
+        ].join('\n') + '\n',
+      );
+      const r = runCli(['files', `codex/${id}`, '--json'], { env: cleanEnv(home) });
+      expect(r.code, r.stderr).toBe(0);
+      const json = JSON.parse(r.stdout) as { files: number; writes: number; items: { path: string; rules: string[]; refs: string[] }[] };
+      expect(json.items.map((f) => [f.path, f.rules.join(), f.refs.join()])).toEqual([
+        ['/srv/api/src/health.ts', 'observed:apply_patch', `codex/${id}/1/p2`],
+        ['/srv/api/src/app.ts', 'observed:apply_patch', `codex/${id}/1/p2`],
+        ['/srv/api/docs/notes.md', 'derived:>', `codex/${id}/1/p4`],
+      ]);
+    } finally {
+      cleanup();
+    }
+  });
+});
+
+describe('sivtr files --workspace', () => {
+  it('gathers agent sessions and terminal records that ran in the workspace, and nothing from elsewhere', () => {
+    const { path: home, cleanup } = tempDir();
+    try {
+      const proj = join(home, 'proj');
+      const elsewhere = join(home, 'elsewhere');
+      mkdirSync(proj);
+      mkdirSync(elsewhere);
+      writeClaudeSession(home, { id: '00000000-0000-4000-8000-0000000000c1', cwd: proj, turns: [{ prompt: 'go', calls: [{ name: 'Write', input: { file_path: join(proj, 'a.ts') }, result: 'ok' }], reply: 'done' }] });
+      writeClaudeSession(home, { id: '00000000-0000-4000-8000-0000000000c2', cwd: elsewhere, turns: [{ prompt: 'go', calls: [{ name: 'Write', input: { file_path: join(elsewhere, 'b.ts') }, result: 'ok' }], reply: 'done' }] });
+      writeLog(join(home, 'data'), 'term1', [
+        { prompt: '$ ', command: 'npm test > test.log', output: '', cwd: proj, ended_at: '2026-11-30T12:00:00Z', exit_code: 1 },
+        { prompt: '$ ', command: 'echo x > far.txt', output: '', cwd: elsewhere, ended_at: '2026-11-30T12:01:00Z', exit_code: 0 },
+      ]);
+      const env = cleanEnv(home, { SIVTR_DATA_DIR: join(home, 'data') });
+      const here = runCli(['files', '--json'], { env, cwd: proj });
+      expect(here.code, here.stderr).toBe(0);
+      const json = JSON.parse(here.stdout) as { files: number; writes: number; items: { path: string; refs: string[] }[] };
+      expect(json.items.map((f) => f.path).sort()).toEqual([join(proj, 'a.ts'), join(proj, 'test.log')]);
+      expect(json.items.find((f) => f.path.endsWith('test.log'))!.refs[0]).toMatch(/^terminal\/term1\/1\/p2$/);
+      const text = runCli(['files', '--workspace'], { env, cwd: proj });
+      expect(text.stdout.split('\n')[0]).toBe(`${proj.replace(home, '~')}: 2 files, 2 writes`);
+      const all = JSON.parse(runCli(['files', '--global', '--json'], { env, cwd: proj }).stdout) as { files: number };
+      expect(all.files).toBe(4);
     } finally {
       cleanup();
     }

@@ -9,6 +9,7 @@ import { normalizeRemote, originUrl } from '../../src/agents/workspace.js';
 import { ProjectResolver, weeklyActivity, weekOf } from '../../src/memory/projects.js';
 import { cleanEnv, runCli, tempDir } from '../helpers/cli.js';
 import { writeClaudeSession, writeCodexSession } from '../helpers/sessions.js';
+import { writeLog } from '../helpers/terminal-log.js';
 
 const git = (cwd: string, ...args: string[]): void => {
   execFileSync('git', ['-c', 'user.email=t@example.com', '-c', 'user.name=t', '-c', 'init.defaultBranch=main', ...args], { cwd, stdio: 'ignore' });
@@ -27,7 +28,7 @@ describe('sivtr projects', () => {
   let home: string;
   let w: string;
   let cleanup: () => void;
-  const cli = (args: string[]) => runCli(args, { env: cleanEnv(home) });
+  const cli = (args: string[]) => runCli(args, { env: cleanEnv(home, { SIVTR_DATA_DIR: join(home, 'data') }) });
   const projects = (args: string[] = []): Paged<ProjectJson> => {
     const r = cli(['projects', '--json', '--limit', '50', ...args]);
     expect(r.code, r.stderr).toBe(0);
@@ -63,6 +64,12 @@ describe('sivtr projects', () => {
     codex(join(w, 'local', 'sub'));
     claude(join(w, 'old-site')); // moved away: the directory no longer exists
     claude(join(w, 'site'));
+    // one terminal session that worked in two projects
+    writeLog(join(home, 'data'), 'term1', [
+      { prompt: '$ ', command: 'make', output: '', cwd: join(w, 'app', 'src'), ended_at: '2026-11-30T12:00:00Z', exit_code: 0 },
+      { prompt: '$ ', command: 'ls', output: '', cwd: join(w, 'a', 'tools'), ended_at: '2026-11-30T12:05:00Z', exit_code: 0 },
+      { prompt: '$ ', command: 'ls', output: '', cwd: join(w, 'a', 'tools'), ended_at: '2026-11-30T12:06:00Z', exit_code: 0 },
+    ]);
   });
   afterAll(() => cleanup());
 
@@ -70,7 +77,7 @@ describe('sivtr projects', () => {
     const all = projects().items;
     const acme = all.filter((p) => p.origin === 'github.com/acme/app');
     expect(acme).toHaveLength(1);
-    expect(acme[0]).toMatchObject({ name: 'app', root: join(w, 'app'), sessions: 4, agents: { claude: 3, codex: 1 } });
+    expect(acme[0]).toMatchObject({ name: 'app', root: join(w, 'app'), sessions: 5, agents: { claude: 3, codex: 1, terminal: 1 } });
     expect([...acme[0]!.dirs].sort()).toEqual([join(w, 'app'), join(w, 'app', 'src'), join(w, 'app-wt'), join(w, 'clone2', 'app')].sort());
     const local = all.find((p) => p.root === join(w, 'local'))!;
     expect(local).toMatchObject({ name: 'local', origin: null, sessions: 2, agents: { claude: 1, codex: 1 } });
@@ -91,7 +98,7 @@ describe('sivtr projects', () => {
       expect(out).not.toContain('ana:');
     }
     expect(text.stdout).toMatch(/^PROJECT\s+SESSIONS\s+AGENTS\s+LAST ACTIVITY\s+WHERE$/m);
-    expect(text.stdout).toMatch(/^app\s+4\s+claude 3, codex 1\s+.*github\.com\/acme\/app$/m);
+    expect(text.stdout).toMatch(/^app\s+5\s+claude 3, codex 1, terminal 1\s+.*github\.com\/acme\/app$/m);
   });
 
   it('merges a moved directory through the project map', () => {
@@ -100,7 +107,7 @@ describe('sivtr projects', () => {
     const all = projects(['--project-map', map]).items;
     expect(all.filter((p) => p.name === 'site')).toEqual([expect.objectContaining({ root: join(w, 'site'), sessions: 2 })]);
     expect(all.filter((p) => p.name === 'old-site')).toEqual([]);
-    expect(all.filter((p) => p.name === 'toolbox')).toEqual([expect.objectContaining({ sessions: 2 })]);
+    expect(all.filter((p) => p.name === 'toolbox')).toEqual([expect.objectContaining({ sessions: 3, agents: { codex: 2, terminal: 1 } })]);
     const bad = cli(['projects', '--project-map', join(home, 'nope.json')]);
     expect(bad.code).toBe(2);
     expect(bad.stderr.trim().split('\n')).toHaveLength(1);
@@ -110,6 +117,8 @@ describe('sivtr projects', () => {
     const codexOnly = projects(['--provider', 'codex']);
     expect(codexOnly.items.every((p) => Object.keys(p.agents).join() === 'codex')).toBe(true);
     expect(codexOnly.total).toBe(5);
+    const terminal = projects(['--provider', 'terminal']).items;
+    expect(terminal.map((p) => [p.root, p.sessions])).toEqual([[join(w, 'a', 'tools'), 1], [join(w, 'app'), 1]]);
     const r = cli(['projects', '--json', '--limit', '2', '--page', '2']);
     const page2 = JSON.parse(r.stdout) as Paged<ProjectJson>;
     expect(page2).toMatchObject({ total: 7, page: 2, limit: 2, hasMore: true, nextPage: 3 });

@@ -32,7 +32,15 @@ export const spec: CommandSpec = {
 
 /** Refs in JSON name the full session id, so they still resolve when display prefixes grow. */
 function withFullIds(units: Unit[], session: OpenedSession): Unit[] {
-  return units.map((u) => (u.ref === formatRef(u.source, u.session, u.index) ? { ...u, session: session.info.id, ref: formatRef(u.source, session.info.id, u.index) } : u));
+  // fields copied by name, not spread: a terminal record's fields are getters on a lazy unit
+  return units.map((u) => {
+    if (u.ref !== formatRef(u.source, u.session, u.index)) return u;
+    const full: Unit = { ref: formatRef(u.source, session.info.id, u.index), source: u.source, session: session.info.id, index: u.index, parts: u.parts, title: u.title };
+    const { at, cwd } = u;
+    if (at !== undefined) full.at = at;
+    if (cwd !== undefined) full.cwd = cwd;
+    return full;
+  });
 }
 
 type Scope = { label: string; units: Unit[]; jsonUnits: Unit[]; base?: string };
