@@ -5,13 +5,13 @@
 import { readFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { warn } from '../errors.js';
-import { headRecords, newJsonlStats, readJsonl, tailRecords, textRecords } from '../session/jsonl.js';
+import { headRecords, newJsonlStats, readJsonlNumbered, tailRecords, textRecords } from '../session/jsonl.js';
 import {
   expandHome, homeOf, imagePlaceholder, isInjectedText, isObject, labelToolOutputs, prettyArgs,
   pushBlock, readDirQuiet, reportSkipped, statOrUndefined, str, summariesInFolders, titleFrom, toIso,
   joinContent,
 } from './common.js';
-import type { AgentSession, Block, DiscoverOptions, Provider, SessionSummary } from './types.js';
+import type { AgentSession, Block, DiscoverOptions, Provider, SessionSummary, TokenUsage, TurnEnd } from './types.js';
 import { UuidTree, type TreeNode } from './uuid-tree.js';
 
 const HEAD_BYTES = 64 * 1024;
@@ -131,7 +131,52 @@ function recordBlocks(r: Rec): { blocks: Block[]; command?: boolean; localStdout
   return { blocks, command, localStdout };
 }
 
-type Node = TreeNode & { dialogue: boolean; sidechain: boolean; blocks: Block[]; command?: boolean; localStdout?: boolean; stop?: unknown; type: string };
+type Node = TreeNode & {
+  dialogue: boolean;
+  sidechain: boolean;
+  blocks: Block[];
+  command?: boolean;
+  localStdout?: boolean;
+  stop?: unknown;
+  type: string;
+  /** The API message an assistant record belongs to (one record per content block shares it). */
+  messageId?: string;
+  usage?: TokenUsage;
+  /** How the turn ended, when this record says so. */
+  end?: TurnEnd;
+};
+
+/** Anthropic usage: input_tokens already excludes the cache reads and writes. */
+export function anthropicUsage(u: unknown): TokenUsage | undefined {
+  if (!isObject(u)) return undefined;
+  const n = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
+  const usage: TokenUsage = {};
+  if (n(u.input_tokens) !== undefined) usage.input = n(u.input_tokens);
+  if (n(u.output_tokens) !== undefined) usage.output = n(u.output_tokens);
+  if (n(u.cache_read_input_tokens) !== undefined) usage.cacheRead = n(u.cache_read_input_tokens);
+  if (n(u.cache_creation_input_tokens) !== undefined) usage.cacheWrite = n(u.cache_creation_input_tokens);
+  return Object.keys(usage).length > 0 ? usage : undefined;
+}
+
+/** What a dialogue record says about the end of its turn. */
+function recordEnd(r: Rec, line: number, path: string): TurnEnd | undefined {
+  const raw = { file: path, lines: [line] };
+  const at = str(r.timestamp);
+  const message = r.message as Rec;
+  if (r.type === 'assistant') {
+    if (r.isApiErrorMessage === true) return { state: 'error', evidence: `isApiErrorMessage: ${titleFrom(toolResultText(message.content) || str(message.content), 120) ?? 'API error'}`, raw, at };
+    const stop = message.stop_reason;
+    if (typeof stop === 'string' && FINISHED_STOPS.has(stop)) return { state: 'completed', evidence: `stop_reason: ${stop}`, raw, at };
+    return undefined;
+  }
+  const content = message.content;
+  const texts = typeof content === 'string' ? [content] : Array.isArray(content) ? content.map((c) => (isObject(c) && c.type === 'text' ? (str(c.text) ?? '') : '')) : [];
+  const interrupted = texts.map((t) => t.trim()).find((t) => t.startsWith('[Request interrupted by user'));
+  return interrupted ? { state: 'aborted', evidence: interrupted, raw, at } : undefined;
+}
+
+/** A failed Bash call's result begins with the code it exited with ("Exit code 2"); success records none. */
+const BASH_EXIT = /^(?:Error: )?Exit code (-?\d+)\b/;
 
 /** A subagent's own file (`<session>/subagents/agent-<id>.jsonl`): every record is a sidechain one. */
 const isSubagentFile = (path: string): boolean => /[\\/]subagents[\\/]agent-[^\\/]+\.jsonl$/.test(path);
@@ -151,7 +196,9 @@ export async function parseClaudeFile(path: string, warnFn: (m: string) => void 
   let startedAt: string | undefined;
   let updatedAt: string | undefined;
 
-  for await (const value of readJsonl(path, stats)) {
+  const durations: { parent: string; end: TurnEnd }[] = [];
+
+  for await (const { value, line } of readJsonlNumbered(path, stats)) {
     if (!isObject(value)) continue;
     const r = value;
     seq++;
@@ -162,6 +209,8 @@ export async function parseClaudeFile(path: string, warnFn: (m: string) => void 
     else if (r.type === 'system' && r.subtype === 'turn_duration') {
       lastTurnDurationSeq = seq;
       sawTurnDuration = true;
+      const parent = str(r.parentUuid);
+      if (parent) durations.push({ parent, end: { state: 'completed', evidence: 'turn_duration', raw: { file: path, lines: [line] }, at: ts } });
     }
     if (typeof r.uuid !== 'string') continue;
     const dialogue = isDialogue(r);
@@ -188,7 +237,14 @@ export async function parseClaudeFile(path: string, warnFn: (m: string) => void 
       const invented = r.type === 'assistant' && (r.message as Rec).model === '<synthetic>' && r.isApiErrorMessage !== true;
       if (r.isCompactSummary === true) pushBlock(node.blocks, 'compaction', joinContent((r.message as Rec).content, (p) => (isObject(p) && p.type === 'text' ? str(p.text) : undefined)), { timestamp: ts });
       else if (r.isMeta !== true && !invented) Object.assign(node, recordBlocks(r));
-      if (r.type === 'assistant') node.stop = (r.message as Rec).stop_reason;
+      const raw = { file: path, lines: [line] };
+      for (const b of node.blocks) b.raw = raw;
+      if (r.type === 'assistant') {
+        node.stop = (r.message as Rec).stop_reason;
+        node.messageId = str((r.message as Rec).id);
+        if (!invented) node.usage = anthropicUsage((r.message as Rec).usage);
+      }
+      if (!invented || r.isApiErrorMessage === true) node.end = recordEnd(r, line, path);
       leaf = node;
     }
     nodes.add(node);
@@ -199,14 +255,35 @@ export async function parseClaudeFile(path: string, warnFn: (m: string) => void 
   const blocks: Block[] = [];
   let lastAssistant: Node | undefined;
   let commandBlock: Block | undefined;
+  const lastBlockOf = new Map<string, number>();
+  // Every record of one API message repeats its usage (the last is the most complete): it goes
+  // once, on the message's first block.
+  const usageOf = new Map<string, TokenUsage>();
+  for (const node of chain) if (node.messageId && node.usage) usageOf.set(node.messageId, node.usage);
   for (const node of chain) {
     // A built-in command (/model, /clear …) answers with local stdout and no model work: no turn.
     if (node.localStdout && commandBlock !== undefined && blocks.at(-1) === commandBlock) blocks.pop();
+    const first = node.blocks[0];
+    if (first && node.messageId && usageOf.has(node.messageId)) {
+      first.usage = usageOf.get(node.messageId);
+      usageOf.delete(node.messageId);
+    } else if (first && !node.messageId && node.usage) first.usage = node.usage;
     for (const b of node.blocks) blocks.push(b);
+    if (node.end && blocks.length > 0) blocks.at(-1)!.ended = node.end;
+    lastBlockOf.set(node.uuid, blocks.length - 1);
     if (node.command) commandBlock = node.blocks.find((b) => b.kind === 'user');
     if (node.type === 'assistant' && node.blocks.length > 0) lastAssistant = node;
   }
   labelToolOutputs(blocks);
+  for (const d of durations) {
+    const at = lastBlockOf.get(d.parent);
+    if (at !== undefined && at >= 0) blocks[at]!.ended ??= d.end;
+  }
+  for (const b of blocks) {
+    if (b.kind !== 'tool_output' || b.label !== 'Bash' || !b.isError) continue;
+    const code = BASH_EXIT.exec(b.text);
+    if (code) b.exitCode = Number(code[1]);
+  }
 
   const last = blocks.at(-1);
   let lastTurnOpen = false;

@@ -11,7 +11,7 @@ import {
   pushBlock, readDirQuiet, UnreadableFiles, reportSkipped, statOrUndefined, str, titleFrom, toIso,
   joinContent,
 } from './common.js';
-import type { AgentSession, Block, DiscoverOptions, Provider, SessionSummary } from './types.js';
+import type { AgentSession, Block, DiscoverOptions, Provider, SessionSummary, TokenUsage, TurnEnd } from './types.js';
 
 type Rec = Record<string, unknown>;
 
@@ -63,7 +63,7 @@ function contentText(content: unknown): string {
 const stripCitation = (text: string): string => text.replace(/<oai-mem-citation>[\s\S]*?<\/oai-mem-citation>\s*$/, '');
 
 /** A tool output as the user wants it: legacy JSON `{output, metadata}` and exec framing removed. */
-function toolOutput(output: unknown): { text: string; isError?: boolean } {
+function toolOutput(output: unknown): { text: string; isError?: boolean; exitCode?: number } {
   if (Array.isArray(output)) return { text: contentText(output) };
   if (isObject(output)) return { text: str(output.content) ?? str(output.output) ?? JSON.stringify(output, null, 2) };
   let text = typeof output === 'string' ? output : '';
@@ -88,7 +88,47 @@ function toolOutput(output: unknown): { text: string; isError?: boolean } {
     if (code) exit = Number(code[1]);
     text = text.slice(framed[0].length);
   }
-  return { text, isError: exit !== undefined && exit !== 0 ? true : undefined };
+  return { text, isError: exit !== undefined && exit !== 0 ? true : undefined, exitCode: exit };
+}
+
+const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
+
+/**
+ * OpenAI usage: `input_tokens` includes the cached ones, so fresh input is the difference;
+ * `output_tokens` includes reasoning.
+ */
+function codexUsage(u: unknown): TokenUsage | undefined {
+  if (!isObject(u)) return undefined;
+  const input = num(u.input_tokens);
+  const cached = num(u.cached_input_tokens);
+  const usage: TokenUsage = {};
+  if (input !== undefined) usage.input = Math.max(0, input - (cached ?? 0));
+  if (num(u.output_tokens) !== undefined) usage.output = num(u.output_tokens);
+  if (cached !== undefined) usage.cacheRead = cached;
+  if (num(u.cache_write_input_tokens) !== undefined) usage.cacheWrite = num(u.cache_write_input_tokens);
+  if (num(u.reasoning_output_tokens) !== undefined) usage.reasoning = num(u.reasoning_output_tokens);
+  return Object.keys(usage).length > 0 ? usage : undefined;
+}
+
+const MODEL_KINDS = new Set(['assistant', 'thinking', 'tool_call']);
+
+/** The newest block the model wrote in the current turn (a response's usage belongs to it). */
+function lastModelBlock(blocks: Block[]): Block | undefined {
+  for (let i = blocks.length - 1; i >= 0; i--) {
+    const b = blocks[i]!;
+    if (b.kind === 'user') return undefined;
+    if (MODEL_KINDS.has(b.kind)) return b;
+  }
+  return undefined;
+}
+
+function addUsage(block: Block, u: TokenUsage): void {
+  if (!block.usage) {
+    block.usage = { ...u };
+    return;
+  }
+  const sum = block.usage;
+  for (const k of ['input', 'output', 'cacheRead', 'cacheWrite', 'reasoning'] as const) if (u[k] !== undefined) sum[k] = (sum[k] ?? 0) + u[k];
 }
 
 /** State of one parse; the same handlers serve every era. */
@@ -107,8 +147,29 @@ class CodexReader {
   readonly eventTurns: number[] = [];
   /** 0.17x forks do not copy history: they point into the parent rollout. */
   historyBase?: { threadId: string; endByte?: number; endOrdinal?: number };
+  /** Exit codes the harness recorded apart from the output (exec_command_end, CommandExecution items). */
+  readonly exitCodes = new Map<string, number>();
+  /**
+   * Usage per model response: `token_usage_record` (0.17x, one per response) when the rollout
+   * has them, else `token_count` events, counted only when the running total moved (the same
+   * event is repeated at turn starts and after compaction).
+   */
+  readonly usages: { source: 'record' | 'count'; usage: TokenUsage; items?: Block; events?: Block }[] = [];
+  private lastTotal?: string;
+  /** Where the record being read is (for raw locators of the blocks and turn ends it gives). */
+  at?: { file: string; line: number };
 
   line(r: Rec): void {
+    const items = this.fromItems.length;
+    const events = this.fromEvents.length;
+    this.read(r);
+    if (!this.at) return;
+    const raw = { file: this.at.file, lines: [this.at.line] };
+    for (let i = items; i < this.fromItems.length; i++) this.fromItems[i]!.raw = raw;
+    for (let i = events; i < this.fromEvents.length; i++) this.fromEvents[i]!.raw = raw;
+  }
+
+  private read(r: Rec): void {
     const ts = str(r.timestamp);
     if (typeof r.type === 'string' && 'payload' in r) {
       if (ts) {
@@ -132,8 +193,11 @@ class CodexReader {
         case 'compacted':
           this.compacted(payload);
           return;
+        case 'token_usage_record':
+          this.usage('record', codexUsage(payload.usage));
+          return;
         default:
-          return; // world_state, token_usage_record, inter_agent_*, …
+          return; // world_state, inter_agent_*, …
       }
     }
     // Bare era: line 1 is `{id, timestamp, instructions}`, then bare response items.
@@ -212,7 +276,7 @@ class CodexReader {
       case 'function_call_output':
       case 'custom_tool_call_output': {
         const out = toolOutput(p.output);
-        pushBlock(blocks, 'tool_output', out.text, { timestamp: ts, callId: str(p.call_id), label: str(p.name), isError: out.isError });
+        pushBlock(blocks, 'tool_output', out.text, { timestamp: ts, callId: str(p.call_id), label: str(p.name), isError: out.isError, exitCode: out.exitCode });
         return;
       }
       default:
@@ -250,9 +314,25 @@ class CodexReader {
           this.openTurn = true;
         } else if (kind === 'AgentMessage' || kind === 'agent_message') {
           pushBlock(blocks, 'assistant', stripCitation(text), { timestamp: ts });
+        } else if (kind === 'CommandExecution' && typeof item.id === 'string' && num(item.exit_code) !== undefined) {
+          this.exitCodes.set(item.id, num(item.exit_code)!);
         }
         return;
       }
+      case 'exec_command_end':
+        if (typeof p.call_id === 'string' && num(p.exit_code) !== undefined) this.exitCodes.set(p.call_id, num(p.exit_code)!);
+        return;
+      case 'token_count': {
+        const info = isObject(p.info) ? p.info : undefined;
+        const total = info ? JSON.stringify(info.total_token_usage) : undefined;
+        if (!info || total === this.lastTotal) return;
+        this.lastTotal = total;
+        this.usage('count', codexUsage(info.last_token_usage));
+        return;
+      }
+      case 'error':
+        this.end({ state: 'error', evidence: `error: ${titleFrom(str(p.message), 120) ?? ''}`.trim(), at: ts });
+        return;
       case 'task_started':
       case 'turn_started':
         this.sawTaskEvents = true;
@@ -262,6 +342,8 @@ class CodexReader {
       case 'turn_aborted':
         this.sawTaskEvents = true;
         this.openTurn = false;
+        if (p.type === 'turn_aborted') this.end({ state: 'aborted', evidence: `turn_aborted${str(p.reason) ? `: ${str(p.reason)}` : ''}`, at: ts });
+        else this.end({ state: 'completed', evidence: String(p.type), at: ts });
         return;
       case 'thread_rolled_back': {
         const n = typeof p.num_turns === 'number' ? p.num_turns : 0;
@@ -274,6 +356,21 @@ class CodexReader {
       default:
         return;
     }
+  }
+
+  /** A response's usage, kept with the block it belongs to in each stream until the source is chosen. */
+  usage(source: 'record' | 'count', usage: TokenUsage | undefined): void {
+    if (!usage) return;
+    this.usages.push({ source, usage, items: lastModelBlock(this.fromItems), events: lastModelBlock(this.fromEvents) });
+  }
+
+  /** The provider's record of how the turn ended goes on the newest block of both streams. */
+  end(end: TurnEnd): void {
+    if (this.at) end.raw = { file: this.at.file, lines: [this.at.line] };
+    const items = this.fromItems.at(-1);
+    const events = this.fromEvents.at(-1);
+    if (items) items.ended = end;
+    if (events) events.ended = end;
   }
 
   compacted(p: Rec): void {
@@ -289,8 +386,21 @@ class CodexReader {
   }
 
   session(fallbackId: string): AgentSession {
-    const blocks = this.sawItemMessages ? this.fromItems : this.fromEvents.length > 0 ? this.fromEvents : this.fromItems;
+    const fromItems = this.sawItemMessages || this.fromEvents.length === 0;
+    const blocks = fromItems ? this.fromItems : this.fromEvents;
     labelToolOutputs(blocks);
+    for (const b of blocks) {
+      if (b.kind !== 'tool_output' || b.exitCode !== undefined || !b.callId) continue;
+      const code = this.exitCodes.get(b.callId);
+      if (code === undefined) continue;
+      b.exitCode = code;
+      if (code !== 0) b.isError = true;
+    }
+    const source = this.usages.some((u) => u.source === 'record') ? 'record' : 'count';
+    for (const u of this.usages) {
+      const target = fromItems ? u.items : u.events;
+      if (u.source === source && target) addUsage(target, u.usage);
+    }
     return {
       id: this.id ?? fallbackId,
       cwd: this.cwd,
@@ -315,21 +425,26 @@ function idFromName(path: string): string {
 }
 
 /** Feeds a rollout to a reader, stopping at a fork's history base (byte offset or ordinal). */
-async function readInto(reader: CodexReader, path: string, stats: JsonlStats, stop?: { endByte?: number; endOrdinal?: number }): Promise<void> {
+async function readInto(reader: CodexReader, path: string, stats: JsonlStats, stop?: { endByte?: number; endOrdinal?: number }, shownPath = path): Promise<void> {
   // The ordinal is preferred: it survives a rewrite of the parent file (a byte offset does not).
   const byteLimit = stop?.endOrdinal === undefined ? stop?.endByte : undefined;
+  let n = 0;
   for await (const { line, terminated, end } of jsonlLines(path)) {
+    n++;
     if (byteLimit !== undefined && end > byteLimit) break;
     const value = parseJsonlLine(line, stats, !terminated);
     if (!isObject(value)) continue;
     if (stop?.endOrdinal !== undefined && typeof value.ordinal === 'number' && value.ordinal >= stop.endOrdinal) break;
+    reader.at = { file: shownPath, line: n };
     reader.line(value);
   }
+  reader.at = undefined;
 }
 
 /** readInto for plain and zstd-compressed rollouts alike. */
 function readRollout(reader: CodexReader, path: string, stats: JsonlStats, stop?: { endByte?: number; endOrdinal?: number }): Promise<void> {
-  if (path.endsWith('.zst')) return withDecompressed(path, (plain) => readInto(reader, plain, stats, stop));
+  // Raw locators name the compressed file: that is where the records live.
+  if (path.endsWith('.zst')) return withDecompressed(path, (plain) => readInto(reader, plain, stats, stop, path));
   return readInto(reader, path, stats, stop);
 }
 

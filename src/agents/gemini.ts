@@ -6,12 +6,12 @@
 import { readFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { warn } from '../errors.js';
-import { firstLine, headRecords, newJsonlStats, readJsonl, readRange, tailRecords } from '../session/jsonl.js';
+import { firstLine, headRecords, newJsonlStats, readJsonlNumbered, readRange, tailRecords } from '../session/jsonl.js';
 import {
   expandHome, homeOf, imagePlaceholder, isObject, labelToolOutputs, prettyArgs, pushBlock, readDirQuiet,
   reportSkipped, statOrUndefined, str, titleFrom, toIso,
 } from './common.js';
-import type { AgentSession, Block, DiscoverOptions, Provider, SessionSummary } from './types.js';
+import type { AgentSession, Block, DiscoverOptions, Provider, RawLocator, SessionSummary, TokenUsage } from './types.js';
 
 type Rec = Record<string, unknown>;
 const HEAD_BYTES = 64 * 1024;
@@ -66,6 +66,30 @@ function partsText(content: unknown, wantThoughts: boolean): string {
   return out.join('\n');
 }
 
+const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
+
+/**
+ * Gemini's `tokens`: `input` (the prompt) includes the `cached` part and leaves out `tool`
+ * (tool-use prompt tokens); `output` leaves out `thoughts`. Reported as fresh input, output
+ * with thoughts, and the cache read apart.
+ */
+function geminiUsage(t: unknown): TokenUsage | undefined {
+  if (!isObject(t)) return undefined;
+  const input = num(t.input);
+  const cached = num(t.cached);
+  const output = num(t.output);
+  const thoughts = num(t.thoughts);
+  const usage: TokenUsage = {};
+  if (input !== undefined) usage.input = Math.max(0, input - (cached ?? 0)) + (num(t.tool) ?? 0);
+  if (output !== undefined || thoughts !== undefined) usage.output = (output ?? 0) + (thoughts ?? 0);
+  if (cached !== undefined) usage.cacheRead = cached;
+  if (thoughts !== undefined) usage.reasoning = thoughts;
+  return Object.keys(usage).length > 0 ? usage : undefined;
+}
+
+/** run_shell_command's output lists `Exit Code: N` when the command did not exit 0 (older builds: always). */
+const SHELL_EXIT = /^Exit Code: (-?\d+)\s*$/m;
+
 function toolResult(call: Rec): { text: string; isError?: boolean } | undefined {
   const texts: string[] = [];
   let isError = call.status === 'error';
@@ -109,6 +133,16 @@ class ChatState {
   meta: Rec = {};
   messages = new Map<string, Rec>();
   firstHeader?: Rec;
+  /** The record each message was read from (a message line, a `$set` line, a legacy document). */
+  readonly where = new WeakMap<Rec, RawLocator>();
+  /** The file and line being applied. */
+  at?: { file: string; line?: number };
+
+  private locate(m: Rec, pointer?: string): void {
+    if (!this.at) return;
+    if (this.at.line !== undefined) this.where.set(m, { file: this.at.file, lines: [this.at.line] });
+    else if (pointer !== undefined) this.where.set(m, { file: this.at.file, pointers: [pointer] });
+  }
 
   apply(r: Rec): void {
     if (typeof r.$rewindTo === 'string') {
@@ -124,10 +158,14 @@ class ChatState {
     }
     if (isObject(r.$set)) {
       Object.assign(this.meta, r.$set);
-      if (Array.isArray(r.$set.messages)) this.merge(r.$set.messages);
+      if (Array.isArray(r.$set.messages)) {
+        for (const m of r.$set.messages) if (isObject(m)) this.locate(m);
+        this.merge(r.$set.messages);
+      }
       return;
     }
     if (typeof r.id === 'string' && typeof r.type === 'string') {
+      this.locate(r);
       this.messages.set(r.id, r);
       return;
     }
@@ -141,7 +179,11 @@ class ChatState {
 
   private replace(messages: unknown[]): void {
     this.messages = new Map();
-    for (const m of messages) if (isObject(m) && typeof m.id === 'string') this.messages.set(m.id, m);
+    messages.forEach((m, i) => {
+      if (!isObject(m) || typeof m.id !== 'string') return;
+      this.locate(m, `/messages/${i}`);
+      this.messages.set(m.id, m);
+    });
   }
 
   /**
@@ -159,7 +201,12 @@ class ChatState {
       if (!isObject(m) || typeof m.id !== 'string') continue;
       const snapshot = m.type === 'user' && injected(partsText(m.content, false)) === 'snapshot';
       if (snapshot) {
-        if (!this.messages.has(m.id)) this.messages.set(m.id, { ...m, type: 'compaction' });
+        if (!this.messages.has(m.id)) {
+          const compaction = { ...m, type: 'compaction' };
+          const where = this.where.get(m);
+          if (where) this.where.set(compaction, where);
+          this.messages.set(m.id, compaction);
+        }
         afterSnapshot = true;
         continue;
       }
@@ -178,17 +225,32 @@ class ChatState {
     let open = false;
     for (const m of this.messages.values()) {
       const timestamp = toIso(m.timestamp);
+      const from = blocks.length;
+      this.message(m, timestamp, blocks, (o) => (open = o));
+      const raw = this.where.get(m);
+      if (raw) for (let i = from; i < blocks.length; i++) blocks[i]!.raw = raw;
+      if (m.type === 'gemini' && blocks.length > from) {
+        const usage = geminiUsage(m.tokens);
+        if (usage) blocks[from]!.usage = usage;
+      }
+    }
+    labelToolOutputs(blocks);
+    return { blocks, open };
+  }
+
+  private message(m: Rec, timestamp: string | undefined, blocks: Block[], setOpen: (open: boolean) => void): void {
+    {
       if (m.type === 'compaction') {
         pushBlock(blocks, 'compaction', partsText(m.content, false), { timestamp });
       } else if (m.type === 'user') {
         const shown = m.displayContent !== undefined ? partsText(m.displayContent, false) : '';
         const text = shown.trim() ? shown : partsText(m.content, false);
-        if (text.trim() === '') continue; // tool responses riding in user records
+        if (text.trim() === '') return; // tool responses riding in user records
         const context = injected(text);
         if (context === 'snapshot') pushBlock(blocks, 'compaction', text, { timestamp });
-        if (context !== undefined) continue;
+        if (context !== undefined) return;
         pushBlock(blocks, 'user', text, { timestamp });
-        open = true;
+        setOpen(true);
       } else if (m.type === 'gemini') {
         if (Array.isArray(m.thoughts)) {
           for (const t of m.thoughts) {
@@ -209,16 +271,15 @@ class ChatState {
             const callId = str(call.id);
             pushBlock(blocks, 'tool_call', prettyArgs(call.args) || '{}', { timestamp: toIso(call.timestamp) ?? timestamp, label, callId });
             const result = toolResult(call);
-            if (result) pushBlock(blocks, 'tool_output', result.text, { timestamp: toIso(call.timestamp) ?? timestamp, label, callId, isError: result.isError });
+            const exit = label === 'run_shell_command' && result ? SHELL_EXIT.exec(result.text) : null;
+            if (result) pushBlock(blocks, 'tool_output', result.text, { timestamp: toIso(call.timestamp) ?? timestamp, label, callId, isError: result.isError, exitCode: exit ? Number(exit[1]) : undefined });
             if (!TERMINAL_STATUS.has(String(call.status))) pending = true;
           }
         }
-        open = pending || text.trim() === '';
+        setOpen(pending || text.trim() === '');
       }
       // info / error / warning: UI notices, not dialogue
     }
-    labelToolOutputs(blocks);
-    return { blocks, open };
   }
 }
 
@@ -275,6 +336,7 @@ async function replay(paths: string[], warnFn: (m: string) => void): Promise<Cha
     if (path.endsWith('.json')) {
       try {
         const v = JSON.parse(readFileSync(path, 'utf8')) as unknown;
+        state.at = { file: path };
         if (isObject(v)) state.apply(v);
       } catch {
         warnFn(`cannot parse ${path} — skipped`);
@@ -282,7 +344,11 @@ async function replay(paths: string[], warnFn: (m: string) => void): Promise<Cha
       continue;
     }
     const stats = newJsonlStats();
-    for await (const r of readJsonl(path, stats)) if (isObject(r)) state.apply(r);
+    for await (const { value, line } of readJsonlNumbered(path, stats)) {
+      state.at = { file: path, line };
+      if (isObject(value)) state.apply(value);
+    }
+    state.at = undefined;
     reportSkipped(path, stats, warnFn);
   }
   return state;

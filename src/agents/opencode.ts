@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { warn } from '../errors.js';
 import { expandHome, homeOf, isObject, isoFromMs, labelToolOutputs, prettyArgs, pushBlock, statOrUndefined, str, titleFrom } from './common.js';
 import { columnsOf, openReadOnly } from './sqlite.js';
-import type { AgentSession, Block, DiscoverOptions, Provider, SessionSummary } from './types.js';
+import type { AgentSession, Block, DiscoverOptions, Provider, RawLocator, SessionSummary, TokenUsage, TurnEnd } from './types.js';
 
 type Rec = Record<string, unknown>;
 const dataHome = (env: NodeJS.ProcessEnv): string => (env.XDG_DATA_HOME ? expandHome(env.XDG_DATA_HOME, env) : join(homeOf(env), '.local', 'share'));
@@ -98,20 +98,25 @@ async function* discover(family: Family, opts: DiscoverOptions): AsyncIterable<S
   }
 }
 
-type Message = { id: string; at?: string; data: Rec; parts: Rec[] };
+type Message = { id: string; at?: string; data: Rec; parts: Rec[]; partIds: string[] };
 
 function loadMessages(db: Database, sessionId: string, limit?: number): Message[] {
   const mcols = columnsOf(db, 'message');
   const pcols = columnsOf(db, 'part');
   const order = mcols.has('time_created') ? 'time_created, id' : 'id';
   const messages = (db.prepare(`SELECT id, ${mcols.has('time_created') ? 'time_created' : 'NULL'} AS created, data FROM message WHERE session_id = ? ORDER BY ${order}${limit ? ` LIMIT ${limit}` : ''}`).all(sessionId) as Rec[]).map(
-    (r): Message => ({ id: String(r.id), at: typeof r.created === 'number' ? isoFromMs(r.created) : undefined, data: parseJson(r.data), parts: [] }),
+    (r): Message => ({ id: String(r.id), at: typeof r.created === 'number' ? isoFromMs(r.created) : undefined, data: parseJson(r.data), parts: [], partIds: [] }),
   );
   const byId = new Map(messages.map((m) => [m.id, m]));
   const partSql = pcols.has('session_id')
-    ? `SELECT message_id, data FROM part WHERE session_id = ? ORDER BY ${pcols.has('time_created') ? 'time_created, id' : 'id'}`
-    : `SELECT part.message_id AS message_id, part.data AS data FROM part JOIN message ON message.id = part.message_id WHERE message.session_id = ? ORDER BY part.id`;
-  for (const r of db.prepare(partSql).all(sessionId) as Rec[]) byId.get(String(r.message_id))?.parts.push(parseJson(r.data));
+    ? `SELECT id, message_id, data FROM part WHERE session_id = ? ORDER BY ${pcols.has('time_created') ? 'time_created, id' : 'id'}`
+    : `SELECT part.id AS id, part.message_id AS message_id, part.data AS data FROM part JOIN message ON message.id = part.message_id WHERE message.session_id = ? ORDER BY part.id`;
+  for (const r of db.prepare(partSql).all(sessionId) as Rec[]) {
+    const m = byId.get(String(r.message_id));
+    if (!m) continue;
+    m.parts.push(parseJson(r.data));
+    m.partIds.push(String(r.id));
+  }
   return messages;
 }
 
@@ -126,16 +131,54 @@ function unwrapRead(output: string): string {
   return m[1]!.replace(/\n*\(End of file - total \d+ lines?\)\s*$/, '');
 }
 
-export function openCodeBlocks(messages: Message[]): { blocks: Block[]; open: boolean } {
+const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
+
+/** A message's `tokens` (the sum of its steps): fresh input, output, reasoning, cache read/write apart. */
+function openCodeUsage(t: unknown): TokenUsage | undefined {
+  if (!isObject(t)) return undefined;
+  const cache = isObject(t.cache) ? t.cache : {};
+  const usage: TokenUsage = {};
+  if (num(t.input) !== undefined) usage.input = num(t.input);
+  if (num(t.output) !== undefined) usage.output = num(t.output);
+  if (num(cache.read) !== undefined) usage.cacheRead = num(cache.read);
+  if (num(cache.write) !== undefined) usage.cacheWrite = num(cache.write);
+  if (num(t.reasoning) !== undefined) usage.reasoning = num(t.reasoning);
+  return Object.keys(usage).length > 0 ? usage : undefined;
+}
+
+/** How an assistant message ended: `finish` (stop, length) or its `error` (an abort is MessageAbortedError). */
+function openCodeEnd(data: Rec): Omit<TurnEnd, 'raw'> | undefined {
+  const time = isObject(data.time) ? data.time : {};
+  const at = typeof time.completed === 'number' ? isoFromMs(time.completed) : undefined;
+  if (isObject(data.error)) {
+    const name = str(data.error.name) ?? 'error';
+    const message = isObject(data.error.data) ? str(data.error.data.message) : undefined;
+    return { state: name === 'MessageAbortedError' ? 'aborted' : 'error', evidence: `error: ${name}${message ? ` (${titleFrom(message, 120)})` : ''}`, at };
+  }
+  const finish = str(data.finish);
+  if (finish === 'stop' || finish === 'length' || finish === 'end_turn') return { state: 'completed', evidence: `finish: ${finish}`, at };
+  return undefined;
+}
+
+/** `db`: the database the messages came from, for raw locators (message and part rows by id). */
+export function openCodeBlocks(messages: Message[], db?: string): { blocks: Block[]; open: boolean } {
   const blocks: Block[] = [];
   let open = false;
   // After an auto-compaction OpenCode sends its own "Continue if you have next steps…" message;
   // when the user's prompt was already answered, what the model says to it is not the reply.
   let answered = false;
   let afterContinue = false;
+  const messageRow = (m: Message): RawLocator | undefined => (db ? { db, table: 'message', column: 'id', ids: [m.id] } : undefined);
   for (const m of messages) {
     const role = m.data.role;
     const timestamp = m.at;
+    const from = blocks.length;
+    // Each block names the part row it came from; a block made of several parts names the message.
+    const located = (partIndex?: number): void => {
+      if (!db) return;
+      const raw: RawLocator = partIndex === undefined ? messageRow(m)! : { db, table: 'part', column: 'id', ids: [m.partIds[partIndex]!] };
+      for (let i = from; i < blocks.length; i++) blocks[i]!.raw ??= raw;
+    };
     if (role === 'user') {
       const texts: string[] = [];
       for (const p of m.parts) {
@@ -145,6 +188,7 @@ export function openCodeBlocks(messages: Message[]): { blocks: Block[]; open: bo
       // A user message holding only a compaction part or synthetic text is not a prompt.
       if (texts.some((t) => t.trim() !== '' && !t.startsWith('[file:'))) {
         pushBlock(blocks, 'user', texts.join('\n'), { timestamp });
+        located();
         open = true;
         answered = false;
         afterContinue = false;
@@ -155,10 +199,12 @@ export function openCodeBlocks(messages: Message[]): { blocks: Block[]; open: bo
     if (m.data.summary === true) {
       const summary = m.parts.filter((p) => p.type === 'text').map((p) => str(p.text) ?? '').join('\n');
       pushBlock(blocks, 'compaction', summary, { timestamp });
+      located();
       continue;
     }
     let pending = false;
-    for (const p of m.parts) {
+    for (const [k, p] of m.parts.entries()) {
+      const partFrom = blocks.length;
       if (p.type === 'text' && p.synthetic !== true) pushBlock(blocks, 'assistant', str(p.text), { timestamp, commentary: afterContinue || undefined });
       else if (p.type === 'reasoning') pushBlock(blocks, 'thinking', str(p.text), { timestamp });
       else if (p.type === 'tool') {
@@ -166,11 +212,18 @@ export function openCodeBlocks(messages: Message[]): { blocks: Block[]; open: bo
         const label = str(p.tool);
         const callId = str(p.callID);
         pushBlock(blocks, 'tool_call', prettyArgs(state.input) || '{}', { timestamp, label, callId });
-        if (state.status === 'completed') pushBlock(blocks, 'tool_output', typeof state.output === 'string' ? unwrapRead(state.output) : prettyArgs(state.output), { timestamp, label, callId });
+        const meta = isObject(state.metadata) ? state.metadata : {};
+        const exitCode = num(meta.exit) ?? num(meta.exitCode);
+        if (state.status === 'completed') pushBlock(blocks, 'tool_output', typeof state.output === 'string' ? unwrapRead(state.output) : prettyArgs(state.output), { timestamp, label, callId, exitCode });
         else if (state.status === 'error') pushBlock(blocks, 'tool_output', str(state.error) ?? 'error', { timestamp, label, callId, isError: true });
         else pending = true;
       } else if (p.type === 'file') pushBlock(blocks, 'assistant', filePlaceholder(p), { timestamp });
+      if (db) for (let i = partFrom; i < blocks.length; i++) blocks[i]!.raw = { db, table: 'part', column: 'id', ids: [m.partIds[k]!] };
     }
+    const usage = openCodeUsage(m.data.tokens);
+    if (usage && blocks.length > from) blocks[from]!.usage = usage;
+    const end = openCodeEnd(m.data);
+    if (end && blocks.length > 0) blocks.at(-1)!.ended = { ...end, ...(db ? { raw: messageRow(m) } : {}) };
     const time = isObject(m.data.time) ? m.data.time : {};
     const finish = str(m.data.finish);
     open = pending || time.completed === undefined || finish === 'tool-calls' || finish === 'tool_use';
@@ -184,7 +237,7 @@ async function load(family: Family, summary: SessionSummary, opts: DiscoverOptio
   const prefix = `${family.name}:`;
   const id = summary.location.startsWith(prefix) ? summary.location.slice(prefix.length) : summary.id;
   const messages = await withDb(family, opts.env, (db) => loadMessages(db, id));
-  const { blocks, open } = openCodeBlocks(messages ?? []);
+  const { blocks, open } = openCodeBlocks(messages ?? [], family.dbPath(opts.env));
   return {
     id,
     cwd: summary.cwd,

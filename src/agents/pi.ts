@@ -4,13 +4,13 @@
 import { readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { warn } from '../errors.js';
-import { firstRecord, headRecords, newJsonlStats, readJsonl, tailRecords } from '../session/jsonl.js';
+import { firstRecord, headRecords, newJsonlStats, readJsonlNumbered, tailRecords } from '../session/jsonl.js';
 import {
   expandHome, homeOf, imagePlaceholder, isObject, labelToolOutputs, prettyArgs, pushBlock,
   readDirQuiet, reportSkipped, statOrUndefined, str, summariesInFolders, titleFrom, toIso, UnreadableFiles,
   joinContent,
 } from './common.js';
-import type { AgentSession, Block, DiscoverOptions, Provider, SessionSummary } from './types.js';
+import type { AgentSession, Block, DiscoverOptions, Provider, SessionSummary, TokenUsage, TurnEnd } from './types.js';
 
 type Rec = Record<string, unknown>;
 
@@ -64,7 +64,7 @@ function messageBlocks(message: Rec, timestamp: string | undefined): { blocks: B
       // The user's own `!cmd`: a tool call and its output, not a turn start.
       pushBlock(blocks, 'tool_call', str(message.command), { timestamp, label: 'bash' });
       const exit = typeof message.exitCode === 'number' ? message.exitCode : undefined;
-      pushBlock(blocks, 'tool_output', str(message.output), { timestamp, label: 'bash', isError: (exit !== undefined && exit !== 0) || message.cancelled === true ? true : undefined });
+      pushBlock(blocks, 'tool_output', str(message.output), { timestamp, label: 'bash', exitCode: exit, isError: (exit !== undefined && exit !== 0) || message.cancelled === true ? true : undefined });
       break;
     }
     default:
@@ -73,7 +73,28 @@ function messageBlocks(message: Rec, timestamp: string | undefined): { blocks: B
   return { blocks, role, stop: str(message.stopReason) };
 }
 
-type Entry = { id?: string; parent?: string | null; seq: number; blocks: Block[]; role?: string; stop?: string };
+type Entry = { id?: string; parent?: string | null; seq: number; blocks: Block[]; role?: string; stop?: string; end?: TurnEnd };
+
+/** Pi's usage keeps fresh input, output and cache reads and writes apart already. */
+function piUsage(u: unknown): TokenUsage | undefined {
+  if (!isObject(u)) return undefined;
+  const usage: TokenUsage = {};
+  for (const k of ['input', 'output', 'cacheRead', 'cacheWrite'] as const) if (typeof u[k] === 'number') usage[k] = u[k];
+  return Object.keys(usage).length > 0 ? usage : undefined;
+}
+
+/** Pi's `stopReason` on an assistant message: toolUse continues the turn, the others end it. */
+function piEnd(message: Rec): Omit<TurnEnd, 'raw'> | undefined {
+  const stop = str(message.stopReason);
+  const at = toIso(message.timestamp);
+  if (stop === 'stop' || stop === 'length') return { state: 'completed', evidence: `stopReason: ${stop}`, at };
+  if (stop === 'aborted') return { state: 'aborted', evidence: 'stopReason: aborted', at };
+  if (stop === 'error') return { state: 'error', evidence: `stopReason: error${str(message.errorMessage) ? ` (${titleFrom(str(message.errorMessage), 120)})` : ''}`, at };
+  return undefined;
+}
+
+/** A failed bash call's result ends with the code it exited with; success records none. */
+const BASH_EXIT = /\n*Command exited with code (-?\d+)\s*$/;
 
 export async function parsePiFile(path: string, warnFn: (m: string) => void = warn): Promise<AgentSession> {
   const stats = newJsonlStats();
@@ -84,7 +105,7 @@ export async function parsePiFile(path: string, warnFn: (m: string) => void = wa
   let updatedAt: string | undefined;
   let seq = 0;
   let linear = true;
-  for await (const value of readJsonl(path, stats)) {
+  for await (const { value, line } of readJsonlNumbered(path, stats)) {
     if (!isObject(value)) continue;
     if (value.type === 'session' && header === undefined) {
       header = value;
@@ -108,8 +129,21 @@ export async function parsePiFile(path: string, warnFn: (m: string) => void = wa
       entry.blocks = parsed.blocks;
       entry.role = parsed.role;
       entry.stop = parsed.stop;
+      if (parsed.role === 'assistant') {
+        const first = entry.blocks[0];
+        const usage = piUsage(value.message.usage);
+        if (first && usage) first.usage = usage;
+        const end = piEnd(value.message);
+        if (end) entry.end = { ...end, raw: { file: path, lines: [line] } };
+      }
+      if (parsed.role === 'toolResult' && parsed.blocks[0]?.label === 'bash' && parsed.blocks[0].isError) {
+        const code = BASH_EXIT.exec(parsed.blocks[0].text);
+        if (code) parsed.blocks[0].exitCode = Number(code[1]);
+      }
       if (ts && (parsed.role === 'user' || parsed.role === 'assistant')) updatedAt = ts;
     }
+    const raw = { file: path, lines: [line] };
+    for (const b of entry.blocks) b.raw = raw;
     entries.push(entry);
   }
   reportSkipped(path, stats, warnFn);
@@ -119,6 +153,7 @@ export async function parsePiFile(path: string, warnFn: (m: string) => void = wa
   let lastMessage: Entry | undefined;
   for (const e of path_) {
     blocks.push(...e.blocks);
+    if (e.end && blocks.length > 0) blocks.at(-1)!.ended = e.end;
     if (e.role) lastMessage = e;
   }
   labelToolOutputs(blocks);

@@ -2,16 +2,84 @@
 /** `compaction`: the summary that replaced earlier history (auto-compaction, /compact, compression). */
 export type BlockKind = 'user' | 'assistant' | 'tool_call' | 'tool_output' | 'thinking' | 'compaction';
 
-export type Block = {
-  kind: BlockKind;
-  text: string;
+/** Tokens one model response used, as the provider recorded them; each count is kept apart. */
+export type TokenUsage = {
+  /** Prompt tokens read fresh (never the cached ones: a cache re-read is not input). */
+  input?: number;
+  output?: number;
+  /** Prompt tokens served from the provider's cache. */
+  cacheRead?: number;
+  /** Prompt tokens written into the cache. */
+  cacheWrite?: number;
+  /** Reasoning tokens, where recorded apart; already counted in `output`. */
+  reasoning?: number;
+};
+
+/**
+ * Where a block came from in the agent's own files, so `--raw` can print the record(s) as the
+ * agent wrote them (readRawRecords in raw.ts). The file is always named: a fork may show its
+ * parent's records, a provider may keep side files.
+ */
+export type RawLocator =
+  /** A JSONL file: 1-based line numbers (blank lines counted, as `sed -n Np` counts them). */
+  | { file: string; lines: number[] }
+  /** A SQLite database: the rows of `table` whose `column` holds one of `ids`. */
+  | { db: string; table: string; column: string; ids: (string | number)[] }
+  /** One JSON document: JSON pointers (RFC 6901) to the values. */
+  | { file: string; pointers: string[] };
+
+/**
+ * What the provider itself recorded about how a turn ended (never inferred from the shape of
+ * the turn). `completed`: a completion record (Codex task_complete, Claude stop_reason end_turn,
+ * Pi stopReason stop, OpenCode finish stop, Gemini finish); `aborted`: an interruption the
+ * provider wrote (Claude "[Request interrupted by user]", Codex turn_aborted, Pi stopReason
+ * aborted); `error`: the turn stopped on an error record (an API error, Pi stopReason error).
+ */
+export type TurnEnd = {
+  state: 'completed' | 'aborted' | 'error';
+  /** The provider's own words: `stop_reason: end_turn`, `turn_aborted: interrupted`, … */
+  evidence: string;
+  /** The record that says so (it may hold no block of its own). */
+  raw?: RawLocator;
+  at?: string;
+};
+
+/**
+ * The facts a block carries besides its kind and text. memory's Part is built from these too,
+ * so a fact added here flows from provider to copy/show/search without being listed again.
+ */
+export type BlockFacts = {
   /** Tool name for tool_call / tool_output. */
   label?: string;
   callId?: string;
   timestamp?: string;
+  /** The provider's own error flag (a failed tool, an API error reply). */
   isError?: boolean;
   /** Codex progress notes (`phase: commentary`): assistant text that is not the final reply. */
   commentary?: boolean;
+  /**
+   * tool_output: the exit code of the command, only when the agent recorded one (never
+   * invented: an absent code is unknown, not 0).
+   */
+  exitCode?: number;
+  /**
+   * Tokens of the model response this block came from, on ONE block of that response (its
+   * first recorded block, or the last before the provider's usage record), so summing the
+   * blocks of a turn or session counts every response once.
+   */
+  usage?: TokenUsage;
+  /** The record(s) of the agent's files this block was read from. */
+  raw?: RawLocator;
+  /**
+   * Set on the last block before the provider's record of how the turn ended (the record that
+   * ended it may carry no block itself). The last one in a turn is that turn's evidence.
+   */
+  ended?: TurnEnd;
+};
+
+export type Block = BlockFacts & {
+  kind: BlockKind;
+  text: string;
 };
 
 export type AgentSession = {

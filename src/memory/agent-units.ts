@@ -6,15 +6,8 @@ import type { Part, Unit } from './types.js';
 
 export function sessionUnits(provider: string, displayId: string, session: AgentSession): Unit[] {
   return assembleTurns(session).map((turn) => {
-    const parts: Part[] = turn.blocks.map((b, i) => {
-      const part: Part = { n: i + 1, kind: b.kind, text: b.text };
-      if (b.label !== undefined) part.label = b.label;
-      if (b.callId !== undefined) part.callId = b.callId;
-      if (b.timestamp !== undefined) part.timestamp = b.timestamp;
-      if (b.isError) part.isError = true;
-      if (b.commentary) part.commentary = true;
-      return part;
-    });
+    // Every fact of a block flows into its part as it is: a new fact needs no line here.
+    const parts: Part[] = turn.blocks.map(({ kind, text, ...facts }, i) => ({ n: i + 1, kind, text, ...facts }));
     const unit: Unit = {
       ref: formatRef(provider, displayId, turn.number),
       source: provider,
@@ -26,6 +19,8 @@ export function sessionUnits(provider: string, displayId: string, session: Agent
     };
     const at = turn.blocks.findLast((b) => b.timestamp)?.timestamp;
     if (at !== undefined) unit.at = at;
+    const endedAt = parts.findLast((p) => p.ended);
+    if (endedAt) unit.ended = { ...endedAt.ended!, part: endedAt.n };
     if (session.cwd !== undefined) unit.cwd = session.cwd;
     return unit;
   });

@@ -47,6 +47,10 @@ export function partJson(part: Part): Record<string, unknown> {
   if (part.timestamp !== undefined) json.timestamp = part.timestamp;
   if (part.isError) json.isError = true;
   if (part.commentary) json.commentary = true;
+  if (part.exitCode !== undefined) json.exitCode = part.exitCode;
+  if (part.usage !== undefined) json.usage = part.usage;
+  if (part.ended !== undefined) json.ended = part.ended;
+  if (part.raw !== undefined) json.raw = part.raw;
   return json;
 }
 
@@ -56,6 +60,7 @@ export function agentTurnJson(unit: Unit, session: OpenedSession): Record<string
   if (session.info.title !== undefined) s.title = session.info.title;
   const json: Record<string, unknown> = { ref: jsonRef(unit, session), source: unit.source, session: s, turn: unit.index, blocks: unit.parts.map(partJson) };
   if (unit.complete === false) json.complete = false;
+  if (unit.ended !== undefined) json.ended = unit.ended;
   return json;
 }
 

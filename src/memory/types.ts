@@ -1,22 +1,17 @@
 // What copy / show / diff / search see, whatever the source (docs/architecture.md).
-import type { BlockKind } from '../agents/types.js';
+import type { BlockFacts, BlockKind, TurnEnd } from '../agents/types.js';
 import type { FileMark } from '../session/file-mark.js';
 
 export type PartKind = BlockKind | 'prompt' | 'command' | 'output';
 
-export type Part = {
+/** A part carries every fact of the block it came from (BlockFacts), plus what terminals add. */
+export type Part = BlockFacts & {
   n: number;
   kind: PartKind;
   text: string;
   ansi?: string;
-  label?: string;
   /** A terminal command as the terminal showed it (continuation prompts included), when that differs from `text`. */
   shown?: string;
-  callId?: string;
-  timestamp?: string;
-  isError?: boolean;
-  /** Agent progress notes (Codex `phase: commentary`): assistant text that is not the final reply. */
-  commentary?: boolean;
 };
 
 /** A terminal record or an agent turn. */
@@ -33,6 +28,11 @@ export type Unit = {
   title: string;
   /** Agent turns: false while the turn is still running. */
   complete?: boolean;
+  /**
+   * Agent turns: the provider's last record of how this turn ended (the `ended` of its parts)
+   * and the part it follows; absent when the provider recorded nothing.
+   */
+  ended?: TurnEnd & { part: number };
 };
 
 /** One session of a source, as listed by `sessions` and resolved by refs. */

@@ -173,3 +173,13 @@ export async function* readJsonl(path: string, stats: JsonlStats = newJsonlStats
     if (value !== undefined) yield value;
   }
 }
+
+/** Parsed records of a JSONL file with their 1-based line numbers (blank lines counted), streamed. */
+export async function* readJsonlNumbered(path: string, stats: JsonlStats = newJsonlStats()): AsyncGenerator<{ value: unknown; line: number }> {
+  let n = 0;
+  for await (const { line, terminated } of jsonlLines(path)) {
+    n++;
+    const value = parseJsonlLine(line, stats, !terminated);
+    if (value !== undefined) yield { value, line: n };
+  }
+}

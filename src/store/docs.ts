@@ -3,6 +3,7 @@
 // the file index or the in-memory `--no-index` path — goes through these functions, so both
 // hold exactly the same rows.
 import { hash } from 'node:crypto';
+import { unitFailed } from '../memory/failure.js';
 import type { Part, Unit } from '../memory/types.js';
 
 export type StatusName = 'success' | 'failure' | 'unknown';
@@ -57,10 +58,10 @@ function partDoc(part: Part): PartDoc {
   return { n: part.n, kind: part.kind, label: part.label ?? null, weight: PART_WEIGHT[part.kind] ?? 1, text: indexedText(part.kind, part.text) };
 }
 
+/** Failure as memory/failure.ts defines it; success needs a zero exit code or a finished turn. */
 export function statusOf(unit: Unit): StatusName {
-  if (unit.exitCode !== undefined) return unit.exitCode === 0 ? 'success' : 'failure';
-  if (unit.parts.some((p) => p.isError)) return 'failure';
-  if (unit.complete === true) return 'success';
+  if (unitFailed(unit)) return 'failure';
+  if (unit.exitCode === 0 || unit.complete === true) return 'success';
   return 'unknown';
 }
 

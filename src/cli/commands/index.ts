@@ -12,6 +12,7 @@ export const commands: CommandEntry[] = [
   { name: 'files', load: () => import('./files.js') },
   { name: 'projects', load: () => import('./projects.js') },
   { name: 'runs', load: () => import('./runs.js') },
+  { name: 'errors', load: () => import('./errors.js') },
   { name: 'run', load: () => import('./run.js') },
   { name: 'pipe', load: () => import('./pipe.js') },
   { name: 'history', load: () => import('./history.js') },
