@@ -132,7 +132,7 @@ describe('sivtr errors', () => {
     const r = runCli(['errors', '--cwd', join(tmp.path, 'missing')], { env, cwd: work });
     expect(r.code).toBe(2);
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
-    expect(r.stderr).toMatch(/--cwd .*missing is not a directory/);
+    expect(r.stderr).toMatch(/--cwd .*missing: no such directory/);
     const t = runCli(['errors', 'nosuch'], { env, cwd: work });
     expect(t.code).toBe(2);
     expect(t.stderr).toMatch(/nosuch is not a source/);

@@ -1,13 +1,12 @@
 // `sivtr errors`: the failed terminal commands and agent tool calls, newest first, one line each
 // with the ref that opens it. Failure is memory/failure.ts's definition; the index finds the
 // failed units, their sessions are opened to name the failed parts.
-import { existsSync, statSync } from 'node:fs';
-import { resolve } from 'node:path';
 import { SivtrError, UsageError } from '../../errors.js';
 import { count } from '../../plural.js';
 import type { OpenedSession, Part, Unit } from '../../memory/types.js';
 import { localTime, note, oneLine, outJson, shortPath, table } from '../output.js';
 import type { CommandSpec, ParsedArgs } from '../spec.js';
+import { listOptions, SCOPE_FLAGS } from './common.js';
 
 export const spec: CommandSpec = {
   name: 'errors',
@@ -16,8 +15,7 @@ export const spec: CommandSpec = {
   positionals: [{ name: 'target', describe: 'all (default), terminal, agent, or a provider (claude, codex, …)' }],
   flags: {
     since: { type: 'string', describe: 'not before T (RFC 3339, Unix s/ms, 30m, 2h, 7d, today, yesterday)' },
-    global: { type: 'boolean', alias: 'g', describe: 'every workspace, not just this directory or repository' },
-    cwd: { type: 'string', describe: 'the workspace of DIR instead of the current directory' },
+    ...SCOPE_FLAGS,
     limit: { type: 'number', alias: 'n', describe: 'at most N failures', default: 50 },
     json: { type: 'boolean', describe: 'print JSON' },
     index: { type: 'boolean', describe: 'use the index cache (--no-index reads the sources directly)', default: true },
@@ -95,17 +93,10 @@ export async function failuresOf(unit: Unit, session: OpenedSession): Promise<Fa
   });
 }
 
-function workspaceDir(args: ParsedArgs): string {
-  if (typeof args.cwd !== 'string') return process.cwd();
-  const dir = resolve(args.cwd);
-  if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new UsageError(`--cwd ${args.cwd} is not a directory`);
-  return dir;
-}
-
 const lastLine = (text: string): string => text.trimEnd().split('\n').findLast((l) => l.trim() !== '') ?? '';
 
 export async function run(args: ParsedArgs): Promise<number> {
-  const [{ isSourceName, sourceNames, getSource }, { requireTime }, { runSearch }, { workspaceMatcher }] = await Promise.all([
+  const [{ isSourceName, sourceNames, getSource }, { requireTime }, { runSearch }, { scopeMatcher }] = await Promise.all([
     import('../../memory/sources.js'),
     import('../../store/time.js'),
     import('../../store/engine.js'),
@@ -120,9 +111,9 @@ export async function run(args: ParsedArgs): Promise<number> {
   if (!Number.isInteger(limit) || limit < 1) throw new UsageError(`--limit ${String(args.limit)} is not a positive whole number`);
   const now = Date.now();
   const since = typeof args.since === 'string' ? requireTime('since', args.since, now) : undefined;
-  const global = Boolean(args.global);
-  const cwd = workspaceDir(args);
-  const inWorkspace = global ? () => true : workspaceMatcher(cwd);
+  const scope = listOptions(args);
+  const { global, cwd } = scope;
+  const inWorkspace = scopeMatcher({ cwd, global, subtree: scope.scope });
 
   const result = await runSearch(
     { target, query: '', field: 'content', status: 'failure', since, limit: Number.MAX_SAFE_INTEGER, now, current: [], includeSelf: true },
