@@ -66,3 +66,38 @@ await bundle('src/capture/recorder-worker.ts', 'dist/recorder-worker.cjs');
 // The MCP SDK and zod, bundled whole (src/mcp/sdk-entry.ts), loaded only by `sivtr mcp`: one
 // require() of one file instead of ~250 ES modules (measured here: ~0.45 s against ~0.65 s).
 await build({ ...common, plugins: [], entryPoints: ['src/mcp/sdk-entry.ts'], outfile: 'dist/mcp-sdk.cjs', sourcemap: false, banner: {}, define: {} });
+
+// The picker's screen (src/cli/picker/app.ts) with Ink and React, one ES module that only `pick`
+// and `--pick` import: bundled whole, because Node 20 spent ~1 s resolving and linking Ink's and
+// React's ~150 files one by one, while one minified file loads in a fraction of that. It is ESM
+// because Ink's layout engine (yoga-layout) starts with a top-level await.
+// - React's production build (the development one checks every render);
+// - react-devtools-core stubbed: Ink reaches for it only under DEV=true;
+// - is-in-ci stubbed: under CI=true Ink would draw nothing until it exits, and the picker runs
+//   on a terminal by definition;
+// - `fetch` undefined: yoga-layout then decodes its inlined WebAssembly directly instead of
+//   loading Node's fetch (undici) to read a data: URL, which cost ~60 ms of the first paint.
+const stubs = { 'react-devtools-core': 'export default {};', 'is-in-ci': 'export default false;' };
+await build({
+  entryPoints: ['src/cli/picker/app.ts'],
+  outfile: 'dist/picker.mjs',
+  bundle: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node20',
+  minify: true,
+  legalComments: 'none',
+  logLevel: 'warning',
+  define: { 'process.env.NODE_ENV': '"production"', fetch: 'undefined' },
+  // React and signal-exit are CommonJS and require() Node's own modules.
+  banner: { js: 'import { createRequire as __sivtrCreateRequire } from "node:module"; const require = __sivtrCreateRequire(import.meta.url);' },
+  plugins: [
+    {
+      name: 'picker-stubs',
+      setup(b) {
+        b.onResolve({ filter: /^(react-devtools-core|is-in-ci)$/ }, (args) => ({ path: args.path, namespace: 'stub' }));
+        b.onLoad({ filter: /.*/, namespace: 'stub' }, (args) => ({ contents: stubs[args.path], loader: 'js' }));
+      },
+    },
+  ],
+});

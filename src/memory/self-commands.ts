@@ -3,11 +3,11 @@
 // means the output before the last thing the user ran, and a search does not find the `show`
 // that printed its hit.
 //
-// Read-only: copy (c, ci, co, cc), show, diff, search, sessions, runs, import, history (list, search,
+// Read-only: copy (c, ci, co, cc), show, diff, search, pick, sessions, runs, import, history (list, search,
 // show), doctor, bare `sivtr`, and any `--help`/`--version`. Not read-only: run and pipe (the
 // command is the user's), shell, demo, init.
 
-const READ_ONLY = new Set(['copy', 'c', 'ci', 'co', 'cc', 'show', 'diff', 'search', 'sessions', 'runs', 'import', 'history', 'doctor', 'help']);
+const READ_ONLY = new Set(['copy', 'c', 'ci', 'co', 'cc', 'show', 'diff', 'search', 'pick', 'sessions', 'runs', 'import', 'history', 'doctor', 'help']);
 const HELP_FLAGS = new Set(['--help', '-h', '--version', '-V', '-v']);
 /** sivtr's options that come before the command and take a value. */
 const VALUED_OPTIONS = new Set(['--color']);

@@ -13,6 +13,7 @@ import { getSource, isSourceName, sourceNames } from '../../memory/sources.js';
 import { deliver } from '../deliver.js';
 import { unknownWord } from '../suggest.js';
 import type { CommandSpec, ParsedArgs } from '../spec.js';
+import type { AspectName } from '../picker/types.js';
 import { listOptions, SCOPE_FLAGS, str } from './common.js';
 
 export const spec: CommandSpec = {
@@ -31,6 +32,7 @@ export const spec: CommandSpec = {
     'include-self': { type: 'boolean', describe: "count sivtr's own copy/show/diff/search… records in the selector" },
     ...SCOPE_FLAGS,
     by: { type: 'string', describe: 'count back through every command run here (as `sivtr runs` lists them): by me, agent or all', choices: ['me', 'agent', 'all'] },
+    pick: { type: 'boolean', describe: 'choose what to copy in the picker (the mode and source words still apply)' },
   },
   examples: [
     ['sivtr copy', 'the last command and its output'],
@@ -82,7 +84,25 @@ async function pickFor(args: ParsedArgs): Promise<Picked> {
   return pickTerminal(units, mode ? TERMINAL_MODES[mode]! : 'block', recency, { ansi: Boolean(args.ansi), prompt: str(args.prompt), includeSelf: Boolean(args['include-self']) });
 }
 
+const PICK_RECORD_ASPECT: Record<string, AspectName> = { in: 'input', out: 'output', cmd: 'command' };
+const PICK_TURN_ASPECT: Record<string, AspectName> = { in: 'user', out: 'reply', tool: 'tool', all: 'turn' };
+
+/** `copy [SOURCE] [MODE] --pick`: the picker, on that source, starting from that mode. */
+async function copyWithPicker(args: ParsedArgs): Promise<number> {
+  const words = [...args._];
+  const named = words[0] !== undefined && !(words[0] in TERMINAL_MODES) && isSourceName(words[0]);
+  const source = named ? words.shift()! : undefined;
+  const mode = words.shift();
+  const aspect = mode === undefined ? undefined : source !== undefined && getSource(source).unitKind === 'turn' ? { turn: PICK_TURN_ASPECT[mode] } : { record: PICK_RECORD_ASPECT[mode] };
+  if ((mode !== undefined && !aspect?.turn && !aspect?.record) || words.length > 0) {
+    throw new SivtrError(`--pick takes a source and a mode, not "${[mode, ...words].filter(Boolean).join(' ')}"`, 'e.g. `sivtr copy out --pick` or `sivtr copy claude tool --pick`', 2);
+  }
+  const { pickAndAct } = await import('./pick.js');
+  return pickAndAct(args, { mode: 'copy', source, aspect, print: args.print ? 'also' : 'no' });
+}
+
 export async function run(args: ParsedArgs): Promise<number> {
+  if (args.pick) return copyWithPicker(args);
   const picked = await pickFor(args);
   const filter = { regex: str(args.regex), ignoreCase: Boolean(args['ignore-case']), lines: str(args.lines) };
   const text = filterLines(picked.text, filter, picked.plain);

@@ -29,6 +29,7 @@ export const spec: CommandSpec = {
     'exit-code': { type: 'boolean', describe: 'exit 1 when the sides differ' },
     'include-self': { type: 'boolean', describe: "count sivtr's own copy/show/diff/search… records in N" },
     by: { type: 'string', describe: 'count N back through every command run here (as `sivtr runs` lists them): by me, agent or all', choices: ['me', 'agent', 'all'] },
+    pick: { type: 'boolean', describe: 'choose the two sides in the picker (Ctrl-T marks one, Enter on the other)' },
   },
   examples: [
     ['sivtr diff 2 1', 'what changed from the output before the last to the last'],
@@ -54,6 +55,11 @@ export async function diffText(
 }
 
 export async function run(args: ParsedArgs): Promise<number> {
+  if (args.pick) {
+    if (args._.length > 1 || (args._[0] !== undefined && args._[0].includes('/'))) throw new SivtrError('--pick takes a source, not the sides', 'e.g. `sivtr diff --pick`: mark one side with Ctrl-T, Enter on the other', 2);
+    const { pickAndAct } = await import('./pick.js');
+    return pickAndAct(args, { mode: 'diff', source: args._[0], print: 'instead' });
+  }
   const [leftSpec, rightSpec] = args._;
   if (leftSpec === undefined || rightSpec === undefined) throw new SivtrError('diff needs two sides', 'e.g. `sivtr diff 1 2`', 2);
   const aspects = (['output', 'block', 'input', 'cmd'] as const).filter((a) => args[a]);

@@ -24,6 +24,7 @@ export const spec: CommandSpec = {
     'max-chars': { type: 'number', describe: `print at most N characters, then say how to continue (default ${DEFAULT_MAX_CHARS}; 0: no limit)` },
     cursor: { type: 'string', describe: 'continue where a previous page stopped (the ref may be left out)' },
     ...SCOPE_FLAGS,
+    pick: { type: 'boolean', describe: 'choose what to show in the picker (optionally of one SOURCE)' },
   },
   examples: [
     ['sivtr show terminal/current/2', 'the second record of this terminal'],
@@ -59,6 +60,11 @@ function continueCommand(ref: string, page: Page, args: ParsedArgs): string {
 }
 
 export async function run(args: ParsedArgs): Promise<number> {
+  if (args.pick) {
+    if (args._.length > 1 || (args._[0] !== undefined && args._[0].includes('/'))) throw new SivtrError('--pick takes a source, not a ref', 'e.g. `sivtr show --pick` or `sivtr show claude --pick`', 2);
+    const { pickAndAct } = await import('./pick.js');
+    return pickAndAct({ ...args, pick: false }, { mode: 'show', source: args._[0], print: 'instead' });
+  }
   const cursorText = args.cursor === undefined ? undefined : String(args.cursor);
   const cursor: Cursor | undefined = cursorText === undefined ? undefined : decodeCursor(cursorText);
   let ref = args._[0];

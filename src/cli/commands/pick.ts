@@ -1,0 +1,87 @@
+// sivtr pick [SOURCE] — choose a terminal record, an agent turn or a session by typing, see it as
+// it was shown, and copy it (Enter), print it (--print) or leave (Esc). `copy --pick`,
+// `show --pick` and `diff --pick` open the same picker and do their own thing with the choice.
+import { UsageError } from '../../errors.js';
+import { out, useColor } from '../output.js';
+import { deliver } from '../deliver.js';
+import { requireSourceName } from '../source-name.js';
+import type { CommandSpec, ParsedArgs } from '../spec.js';
+import { listOptions } from './common.js';
+import type { AspectName, UiMode } from '../picker/types.js';
+
+export const spec: CommandSpec = {
+  name: 'pick',
+  usage: '[source]',
+  describe: 'choose a record, agent turn or session as you type; Enter copies it, Esc leaves',
+  positionals: [{ name: 'source', describe: 'only this source: terminal, history, claude, codex, …' }],
+  flags: {
+    print: { type: 'boolean', alias: 'p', describe: 'write the choice to stdout instead of copying it' },
+    ansi: { type: 'boolean', describe: 'keep colours in what is copied or printed' },
+    global: { type: 'boolean', alias: 'g', describe: "agents' sessions of every workspace, not only this one" },
+    'include-self': { type: 'boolean', describe: "list sivtr's own copy/show/diff/search… records too" },
+  },
+  examples: [
+    ['sivtr pick', 'this terminal, then every agent here, newest first'],
+    ['sivtr pick claude', "Claude Code's turns and sessions"],
+    ['sivtr pick --print', 'print the choice (for $(…) and key bindings)'],
+  ],
+};
+
+/** Exit status when the picker is left without a choice (as fzf and a Ctrl-C'd shell command). */
+export const LEFT = 130;
+
+export type PickAction = {
+  mode: UiMode;
+  source?: string;
+  aspect?: { record?: AspectName; turn?: AspectName };
+  /** copy: also print (copy --pick --print); pick: print instead of copying. */
+  print: 'also' | 'instead' | 'no';
+};
+
+/** Opens the picker and does what the command that opened it does with the choice. */
+export async function pickAndAct(args: ParsedArgs, action: PickAction): Promise<number> {
+  if (action.source !== undefined) requireSourceName(action.source);
+  const { runPicker } = await import('../picker/launch.js');
+  const result = await runPicker({
+    source: action.source,
+    mode: action.mode,
+    print: action.print === 'instead',
+    // The screen is a terminal whatever stdout is: colour unless NO_COLOR or --color=never.
+    color: useColor(args, { isTTY: true } as NodeJS.WriteStream),
+    aspect: action.aspect,
+    includeSelf: Boolean(args['include-self']),
+    list: listOptions(args),
+  });
+  if (result.kind === 'cancelled') return LEFT;
+  const ansi = Boolean(args.ansi);
+  if (result.kind === 'diff') {
+    const { diffText } = await import('../picker/launch.js');
+    if (action.mode === 'copy' && action.print !== 'instead') {
+      const plain = await diffText(result.older, result.newer, false);
+      await deliver(plain, { print: action.print === 'also', what: `the diff of ${result.older.entry.ref} and ${result.newer.entry.ref}` });
+      return 0;
+    }
+    process.stdout.write(await diffText(result.older, result.newer, useColor(args)));
+    return 0;
+  }
+  const { entry, aspect } = result;
+  if (action.mode === 'show') {
+    const show = await import('./show.js');
+    return (await show.run({ ...args, _: [entry.ref] })) ?? 0;
+  }
+  const text = entry.text(aspect, ansi);
+  if (action.print === 'instead') {
+    out(text);
+    return 0;
+  }
+  await deliver(text, { print: action.print === 'also', what: entry.what });
+  return 0;
+}
+
+export async function run(args: ParsedArgs): Promise<number> {
+  const [source, extra] = args._;
+  if (extra !== undefined) {
+    throw new UsageError(`unexpected "${args._.slice(1).join(' ')}"`, 'usage: sivtr pick [SOURCE]');
+  }
+  return pickAndAct(args, { mode: 'copy', source, print: args.print ? 'instead' : 'no' });
+}

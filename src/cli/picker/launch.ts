@@ -1,0 +1,61 @@
+// Opens the picker: reads the entries, loads the screen's chunk (Ink and React, dist/picker.mjs,
+// which no other command loads), draws on the terminal, and gives the terminal back before the
+// caller copies or prints the choice.
+import { sideBySideDiff, unifiedDiff } from '../diff-format.js';
+import type { Side } from '../../memory/side.js';
+import type { ListOptions } from '../../memory/types.js';
+import { pickerEntries } from './entries.js';
+import { openScreen } from './screen.js';
+import type { AspectName, DiffSide, PickerChunk, UiMode, UiResult } from './types.js';
+
+// The bundle's import() of packages and chunks (see scripts/build.mjs); absent when run from source.
+declare const __imp_: ((specifier: string) => Promise<unknown>) | undefined;
+
+function loadChunk(): Promise<PickerChunk> {
+  const url = new URL('./picker.mjs', import.meta.url).href;
+  const load = typeof __imp_ === 'function' ? __imp_ : (s: string) => import(s);
+  return load(url) as Promise<PickerChunk>;
+}
+
+function side(d: DiffSide): Side {
+  return { ref: d.entry.ref, about: d.aspect, text: d.text, place: { location: '', index: 0 } };
+}
+
+/** The diff of two chosen entries, as `sivtr diff` prints it (`+` lines are the newer side). */
+export function diffText(older: DiffSide, newer: DiffSide, color: boolean, sideBySideWidth?: number): Promise<string> {
+  return sideBySideWidth ? sideBySideDiff(side(older), side(newer), sideBySideWidth, color) : unifiedDiff(side(older), side(newer), color);
+}
+
+export type PickOptions = {
+  source?: string;
+  mode: UiMode;
+  print?: boolean;
+  color: boolean;
+  aspect?: { record?: AspectName; turn?: AspectName };
+  includeSelf: boolean;
+  list: ListOptions;
+};
+
+export async function runPicker(opts: PickOptions): Promise<UiResult> {
+  const chunk = loadChunk();
+  chunk.catch(() => undefined); // awaited below; a failure is reported there
+  const set = await pickerEntries(opts.source, opts.list, opts.includeSelf);
+  const screen = openScreen();
+  try {
+    const { runPickerUi } = await chunk;
+    return await runPickerUi({
+      entries: set.first,
+      later: set.later,
+      mode: opts.mode,
+      print: opts.print,
+      color: opts.color,
+      aspect: opts.aspect,
+      diff: (a, b, color) => diffText(a, b, color),
+      stdin: screen.stdin,
+      stdout: screen.stdout,
+      onStop: (stop) => screen.onRestore(stop),
+    });
+  } finally {
+    screen.restore();
+  }
+}
