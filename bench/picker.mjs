@@ -113,6 +113,7 @@ try {
   makeLog(data);
   console.log(`picker on a ${RECORDS.toLocaleString('en')}-record log, 80×24 PTY, ${RUNS} runs (medians)`);
   const sivtrEnv = { SIVTR_DATA_DIR: data, SIVTR_TERMINAL_ID: 'bench', SIVTR_CLIPBOARD: 'none', TERM: 'xterm-256color' };
+  /** @type {[string, Record<string, string | undefined>][]} */
   const envs = [
     ['default env', { ...process.env, ...sivtrEnv, HOME: data }],
     ['minimal env', { PATH: process.env.PATH, HOME: data, LANG: 'C.UTF-8', ...sivtrEnv }],
