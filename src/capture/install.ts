@@ -9,7 +9,10 @@ import { findExecutable } from './which.js';
 
 type Env = NodeJS.ProcessEnv;
 
-export const BLOCK = { hooks: 'sivtr', autoStart: 'sivtr auto-start' } as const;
+export const BLOCK = { hooks: 'sivtr', autoStart: 'sivtr auto-start', keys: 'sivtr keybinding' } as const;
+
+/** The key binding files (Alt-O opens the picker), beside the hooks. */
+export const KEYS_FILE: Record<ShellKind, string> = { bash: 'sivtr-keys.bash', zsh: 'sivtr-keys.zsh', pwsh: 'sivtr-keys.ps1' };
 
 /** `sivtr shell --rc-status` prints `sivtr-ran CODE` once it ran the shell to its end; nothing else lets the block exit. */
 export const RAN_LINE = 'sivtr-ran';
@@ -60,6 +63,23 @@ export function hooksSnippet(kind: ShellKind, env: Env = process.env): string {
   const hook = hookPath(kind, env);
   if (kind === 'pwsh') return `if (Test-Path -LiteralPath ${psQuote(hook)}) { . ${psQuote(hook)} }`;
   return `[ -f ${shQuote(hook)} ] && . ${shQuote(hook)}`;
+}
+
+/**
+ * The key binding block: which sivtr the widget runs (the one of init time, as auto-start does),
+ * then the binding file. Loading it runs nothing: the widget starts sivtr only when Alt-O is pressed.
+ */
+export function keysSnippet(kind: ShellKind, env: Env = process.env): string {
+  const launcher = autoStartLauncher(env);
+  const file = join(dirname(hookPath(kind, env)), KEYS_FILE[kind]);
+  const node = launcher.viaNode ? launcher.node : '';
+  if (kind === 'pwsh') {
+    return [
+      `$global:__SivtrPickNode = ${psQuote(node)}; $global:__SivtrPickBin = ${psQuote(launcher.bin)}`,
+      `if (Test-Path -LiteralPath ${psQuote(file)}) { . ${psQuote(file)} }`,
+    ].join('\n');
+  }
+  return [`__sivtr_pick_node=${shQuote(node)} __sivtr_pick_bin=${shQuote(launcher.bin)}`, `[ -f ${shQuote(file)} ] && . ${shQuote(file)}`].join('\n');
 }
 
 /** The line a shell prints when auto-start could not record it, around the reason: it then carries on as a plain shell. */
@@ -168,16 +188,17 @@ function removeBlock(text: string, name: string): { text: string; found: boolean
 }
 
 /** `autoStartProblem`: why an installed auto-start block does not record new terminals, or can close them. */
-export type InitStatus = { rc: string; hooks: boolean; autoStart: boolean; autoStartProblem?: { what: string; fix: string } };
+export type InitStatus = { rc: string; hooks: boolean; autoStart: boolean; autoStartProblem?: { what: string; fix: string }; keybinding?: boolean };
 
 export function initStatus(kind: ShellKind, env: Env = process.env): InitStatus {
   const rc = rcFile(kind, env);
   const text = existsSync(rc) ? readFileSync(rc, 'utf8') : '';
   const hooks = text.includes(begin(BLOCK.hooks) + '\n');
+  const keybinding = text.includes(begin(BLOCK.keys) + '\n');
   const start = text.indexOf(begin(BLOCK.autoStart) + '\n');
-  if (start < 0) return { rc, hooks, autoStart: false };
+  if (start < 0) return { rc, hooks, autoStart: false, keybinding };
   const block = text.slice(start, text.indexOf(end(BLOCK.autoStart), start));
-  return { rc, hooks, autoStart: true, autoStartProblem: autoStartProblem(kind, block) };
+  return { rc, hooks, autoStart: true, autoStartProblem: autoStartProblem(kind, block), keybinding };
 }
 
 function autoStartProblem(kind: ShellKind, block: string): InitStatus['autoStartProblem'] {
@@ -202,14 +223,18 @@ function writeRc(rc: string, text: string): void {
  * Installs (or refreshes in place) the hooks block at the end and, if asked, auto-start at the top.
  * `autoStart` undefined keeps whatever was chosen before.
  */
-export function install(kind: ShellKind, opts: { autoStart?: boolean }, env: Env = process.env): InitStatus {
+export function install(kind: ShellKind, opts: { autoStart?: boolean; keybinding?: boolean }, env: Env = process.env): InitStatus {
   const rc = rcFile(kind, env);
   const original = existsSync(rc) ? readFileSync(rc, 'utf8') : '';
   let text = removeBlock(original, BLOCK.hooks).text;
   const hadAutoStart = removeBlock(text, BLOCK.autoStart);
   text = hadAutoStart.text;
+  const hadKeys = removeBlock(text, BLOCK.keys);
+  text = hadKeys.text;
   if (text !== '' && !text.endsWith('\n')) text += '\n';
   text += blockText(BLOCK.hooks, kind, hooksSnippet(kind, env));
+  // The binding comes after the user's rc, so the user's own bindings made there do not undo it.
+  if (opts.keybinding ?? hadKeys.found) text += blockText(BLOCK.keys, kind, keysSnippet(kind, env));
   if (opts.autoStart ?? hadAutoStart.found) text = blockText(BLOCK.autoStart, kind, autoStartSnippet(kind, env)) + text;
   if (text !== original) writeRc(rc, text);
   return initStatus(kind, env);
@@ -221,6 +246,7 @@ export function uninstall(kind: ShellKind, env: Env = process.env): { rc: string
   const original = readFileSync(rc, 'utf8');
   const a = removeBlock(original, BLOCK.hooks);
   const b = removeBlock(a.text, BLOCK.autoStart);
-  if (a.found || b.found) writeRc(rc, b.text);
-  return { rc, removed: a.found || b.found };
+  const c = removeBlock(b.text, BLOCK.keys);
+  if (a.found || b.found || c.found) writeRc(rc, c.text);
+  return { rc, removed: a.found || b.found || c.found };
 }

@@ -28,6 +28,10 @@ export class PtyScreen {
       // xterm parses asynchronously: a waiter looks at the screen once this chunk is in.
       this.pending = new Promise<void>((resolve) => this.term.write(d, resolve)).then(() => this.wake());
     });
+    // The terminal's answers (cursor position reports that pwsh and PSReadLine ask for) go back, as from a real one.
+    this.term.onData((d) => {
+      if (this.exitCode === undefined) this.child.write(d);
+    });
     this.exited = new Promise((resolve) =>
       this.child.onExit((e) => {
         this.exitCode = e.exitCode;

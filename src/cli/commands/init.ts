@@ -17,6 +17,7 @@ export const spec: CommandSpec = {
     uninstall: { type: 'boolean', describe: 'remove the sivtr blocks from the rc file' },
     status: { type: 'boolean', describe: 'say what is installed' },
     'auto-start': { type: 'boolean', describe: 'also start every interactive shell under `sivtr shell` (records output); --no-auto-start turns it off' },
+    keybinding: { type: 'boolean', describe: 'Alt-O at the prompt opens `sivtr pick`; --no-keybinding removes it' },
   },
   examples: [
     ['sivtr init bash', 'record command metadata in every new bash'],
@@ -84,15 +85,18 @@ export async function run(args: ParsedArgs): Promise<number> {
     process.stdout.write(
       `${shell}: hooks ${st.hooks ? 'installed' : 'not installed'} in ${st.rc}` +
         (st.hooks ? `; auto-start ${autoStartState(st)}` : '') +
+        (st.keybinding ? '; Alt-O opens the picker' : '') +
         '\n',
     );
     return st.hooks ? 0 : 1;
   }
   const choice = args['auto-start'];
-  const st = install(shell, { autoStart: typeof choice === 'boolean' ? choice : undefined });
+  const keys = args.keybinding;
+  const st = install(shell, { autoStart: typeof choice === 'boolean' ? choice : undefined, keybinding: typeof keys === 'boolean' ? keys : undefined });
   process.stderr.write(
     `sivtr: hooks installed in ${st.rc}. Open a new terminal: every command is recorded` +
       (st.autoStart ? ' with its output (auto-start under `sivtr shell`).\n' : ' (command, cwd, exit code, time); run `sivtr shell` or `sivtr init ' + shell + ' --auto-start` to record output too.\n'),
   );
+  if (st.keybinding) process.stderr.write('sivtr: Alt-O at the prompt opens the picker (`sivtr init ' + shell + ' --no-keybinding` removes it).\n');
   return 0;
 }
