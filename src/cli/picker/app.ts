@@ -6,6 +6,7 @@
 import React, { useEffect, useMemo, useReducer, useRef, useState } from 'react';
 import { Box, Text, render, useApp, useInput, type Key } from 'ink';
 import { Filter } from './filter.js';
+import { columns, fit } from './fit.js';
 import { lineCount, previewLines } from './sanitize.js';
 import type { AspectName, DiffSide, PickEntry, UiProps, UiResult } from './types.js';
 
@@ -56,22 +57,20 @@ function useTerminalSize(stdout: NodeJS.WriteStream): [number, number] {
 /** A line that never wraps: Ink cuts it at the box edge. */
 const line = (text: string, key?: string | number) => h(Text, { key, wrap: 'truncate-end' }, text === '' ? ' ' : text);
 
-function Row(props: { entry: PickEntry; selected: boolean; mark: number; width: number; st: Styles }) {
-  const { entry, selected, mark, st } = props;
+/** One row of the list as one line: cursor, mark, source, title, and the time (or exit status) at the right. */
+function rowText(entry: PickEntry, selected: boolean, mark: number, width: number, st: Styles): string {
   const cursor = selected ? '›' : ' ';
   const marked = mark > 0 ? String(mark) : ' ';
   const tag = entry.tag.length > 8 ? entry.tag.slice(0, 8) : entry.tag.padEnd(entry.tag === '$' ? 1 : 8);
   const kind = entry.kind === 'session' ? 'session · ' : '';
-  const meta = entry.meta;
   const left = `${cursor}${marked} ${tag} ${kind}${entry.title}`;
-  const metaText = meta === '' ? '' : entry.failed ? st.red(meta) : st.dim(meta);
+  const meta = entry.meta;
+  const metaWidth = meta === '' ? 0 : Math.min(columns(meta), Math.max(0, width - 12));
+  const body = metaWidth === 0 ? fit(left, width) : fit(left, width - metaWidth - 1);
   const paint = selected ? st.inverse : (s: string) => s;
-  return h(
-    Box,
-    { width: props.width, flexDirection: 'row' },
-    h(Box, { flexGrow: 1, flexShrink: 1, overflow: 'hidden' }, h(Text, { wrap: 'truncate-end' }, paint(left))),
-    meta === '' ? null : h(Box, { flexShrink: 0, marginLeft: 1 }, h(Text, { wrap: 'truncate-end' }, metaText)),
-  );
+  if (metaWidth === 0) return paint(body);
+  const metaText = fit(meta, metaWidth);
+  return `${paint(body)} ${entry.failed ? st.red(metaText) : st.dim(metaText)}`;
 }
 
 /**
@@ -200,8 +199,11 @@ export function Picker(props: UiProps & { done(result: UiResult): void }) {
           filter.current!.reset(more);
           m.all = more;
           m.shown = filter.current!.run(m.query);
-          const at = key === undefined ? 0 : m.shown.findIndex((e) => e.key === key);
+          const at = key === undefined ? -1 : m.shown.findIndex((e) => e.key === key);
+          // The same entry stays selected, scrolled as it was; another one starts at its top.
+          const scroll = at >= 0 ? m.scroll : 0;
           moveTo(at < 0 ? 0 : at);
+          m.scroll = scroll;
           m.loadingMore = false;
           redraw();
         },
@@ -336,17 +338,15 @@ export function Picker(props: UiProps & { done(result: UiResult): void }) {
 
   // ── the screen ──
   const count = `${m.shown.length}/${m.all.length}${m.loadingMore ? ' …' : ''}`;
-  const header = h(
-    Box,
-    { width: cols, flexDirection: 'row' },
-    h(Box, { flexGrow: 1, flexShrink: 1 }, h(Text, { wrap: 'truncate-end' }, `${st.bold('>')} ${m.query}${st.inverse(' ')}`)),
-    h(Box, { flexShrink: 0, marginLeft: 1 }, h(Text, null, st.dim(count))),
-  );
+  // The query keeps its end in view: what was typed last is what one looks at.
+  const room = Math.max(1, cols - columns(count) - 4);
+  const typed = columns(m.query) > room ? '…' + [...m.query].slice(-(room - 1)).join('') : m.query;
+  const header = line(`${st.bold('>')} ${typed}${st.inverse(' ')}${' '.repeat(Math.max(1, cols - 3 - columns(typed) - columns(count)))}${st.dim(count)}`, 'header');
 
   const rowsShown = m.shown.slice(m.top, m.top + layout.listRows);
   const listLines: React.ReactElement[] = rowsShown.length === 0
     ? [line(st.dim(m.all.length === 0 ? (m.loadingMore ? '  reading…' : '  nothing recorded yet') : '  no match'), 'empty')]
-    : rowsShown.map((entry, i) => h(Row, { key: entry.key, entry, selected: m.top + i === m.cursor, mark: m.marks.indexOf(entry.key) + 1, width: layout.listWidth, st }));
+    : rowsShown.map((entry, i) => line(rowText(entry, m.top + i === m.cursor, m.marks.indexOf(entry.key) + 1, layout.listWidth, st), entry.key));
   // Blank rows keep the preview where it is however few entries match.
   for (let i = listLines.length; i < layout.listRows; i++) listLines.push(line('', `blank${i}`));
   const list = h(Box, { flexDirection: 'column', width: layout.listWidth, height: layout.listRows, flexShrink: 0 }, ...listLines);
