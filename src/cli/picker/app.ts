@@ -5,7 +5,7 @@
 // the terminal; and the choice of colour is already made (NO_COLOR, --color) by the caller.
 import React, { useEffect, useMemo, useReducer, useRef, useState } from 'react';
 import { Box, Text, render, useApp, useInput, type Key } from 'ink';
-import { Filter } from './filter.js';
+import { Filter, warmHaystacks } from './filter.js';
 import { columns, fit } from './fit.js';
 import { lineCount, previewLines } from './sanitize.js';
 import type { AspectName, DiffSide, PickEntry, UiProps, UiResult } from './types.js';
@@ -189,7 +189,8 @@ export function Picker(props: UiProps & { done(result: UiResult): void }) {
 
   // Agents' entries are read after the first paint, and merged in keeping the selection.
   useEffect(() => {
-    if (!props.later) return;
+    let stopWarming = warmHaystacks(m.all);
+    if (!props.later) return stopWarming;
     let live = true;
     const timer = setImmediate(() => {
       props.later!().then(
@@ -206,6 +207,8 @@ export function Picker(props: UiProps & { done(result: UiResult): void }) {
           m.scroll = scroll;
           m.loadingMore = false;
           redraw();
+          stopWarming();
+          stopWarming = warmHaystacks(more);
         },
         () => {
           m.loadingMore = false;
@@ -216,6 +219,7 @@ export function Picker(props: UiProps & { done(result: UiResult): void }) {
     return () => {
       live = false;
       clearImmediate(timer);
+      stopWarming();
     };
   }, []);
 

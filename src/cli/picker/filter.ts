@@ -35,3 +35,21 @@ export class Filter {
     return result;
   }
 }
+
+/**
+ * Reads every entry's haystack a slice at a time between events, so the first letter typed
+ * does not pay for lower-casing 10,000 outputs. Returns what stops it.
+ */
+export function warmHaystacks(entries: readonly PickEntry[], slice = 500): () => void {
+  let i = 0;
+  let timer: NodeJS.Immediate | undefined;
+  const step = (): void => {
+    const end = Math.min(entries.length, i + slice);
+    for (; i < end; i++) void entries[i]!.haystack;
+    timer = i < entries.length ? setImmediate(step) : undefined;
+  };
+  timer = setImmediate(step);
+  return () => {
+    if (timer) clearImmediate(timer);
+  };
+}
