@@ -197,6 +197,38 @@ describe('keys', () => {
   });
 });
 
+describe('terminals', () => {
+  it('follows a resize: narrow stacks the preview under the list, wide puts it beside', async () => {
+    const s = picker(['pick']);
+    await s.untilText(/^> +4\/4$/m);
+    expect(s.lines().findIndex((l) => l.startsWith('── terminal/t/4'))).toBeGreaterThan(1);
+    s.child.resize(120, 30);
+    s.term.resize(120, 30);
+    await s.until((x) => /^› +\$ seq 1 10 .*── terminal\/t\/4/.test(x.lines()[1] ?? ''), 'the side-by-side layout');
+    s.write(KEY.esc);
+    expect(await s.wait()).toBe(130);
+  });
+
+  it('without a desktop (over SSH), Enter copies through OSC 52 to the terminal', async () => {
+    const ssh = { ...env, SSH_CONNECTION: '10.0.0.1 5000 10.0.0.2 22' };
+    delete ssh.DISPLAY;
+    const s = picker(['pick'], { env: ssh });
+    await s.untilText(/^> +4\/4$/m);
+    await s.type('ls', '1/4');
+    await s.type(KEY.tab + KEY.tab + KEY.tab, '[cmd]');
+    s.write(KEY.enter);
+    expect(await s.wait()).toBe(0);
+    expect(s.raw).toContain(`\x1b]52;c;${Buffer.from('ls').toString('base64')}\x07`);
+    expect(s.raw).toContain('copied 1 line from #1 ls (via terminal OSC 52)');
+  });
+
+  it('an unknown source is named before any screen is drawn', () => {
+    const r = spawnSync(process.execPath, [BIN, 'pick', 'claud'], { env, encoding: 'utf8' });
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(/^sivtr: unknown source "claud".*claude/);
+  });
+});
+
 describe('what Enter does from each command', () => {
   it('pick --print writes the choice to stdout (a pipe) while the screen is on the terminal', async () => {
     const sh = inShell(`${cli} pick --print > '${tmp.path}/printed.txt'`);
