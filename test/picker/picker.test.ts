@@ -86,7 +86,7 @@ describe('the picker lists and previews', () => {
   });
 
   it('fits 80×24, a narrow 40×12, and puts the preview beside the list when wide', async () => {
-    for (const [cols, rows] of [[80, 24], [40, 12], [120, 30]] as const) {
+    for (const [cols, rows] of [[80, 24], [40, 12], [30, 8], [120, 30]] as const) {
       const s = picker(['pick'], { cols, rows });
       await s.untilText('── terminal/t/4');
       const lines = s.lines();
@@ -210,7 +210,7 @@ describe('terminals', () => {
   });
 
   it('without a desktop (over SSH), Enter copies through OSC 52 to the terminal', async () => {
-    const ssh = { ...env, SSH_CONNECTION: '10.0.0.1 5000 10.0.0.2 22' };
+    const ssh: NodeJS.ProcessEnv = { ...env, SSH_CONNECTION: '10.0.0.1 5000 10.0.0.2 22' };
     delete ssh.DISPLAY;
     const s = picker(['pick'], { env: ssh });
     await s.untilText(/^> +4\/4$/m);
@@ -240,6 +240,21 @@ describe('what Enter does from each command', () => {
     expect(sh.code()).toBe(0);
     expect(readFileSync(join(tmp.path, 'printed.txt'), 'utf8')).toBe('1\n2\n3\n4\n5\n6\n7\n8\n9\n10\n');
     expect(sh.stty().after).toBe(sh.stty().before);
+  });
+
+  it('copy --pick --regex filters the chosen text as copy does', async () => {
+    const s = picker(['copy', 'out', '--pick', '--regex', 'Error']);
+    await s.untilText('[output]');
+    await s.type('make', '1/4');
+    s.write(KEY.enter);
+    expect(await s.wait()).toBe(0);
+    expect(clipboard()).toBe('make: *** [all] Error 2');
+  });
+
+  it('with TERM=dumb says why it cannot draw', () => {
+    const r = spawnSync(process.execPath, [BIN, 'pick'], { env: { ...env, TERM: 'dumb' }, encoding: 'utf8' });
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(/^sivtr: the picker needs a terminal that can move its cursor \(TERM is dumb\)/);
   });
 
   it('copy out --pick starts on the output and copies (and --print also writes it)', async () => {

@@ -1,12 +1,13 @@
 // sivtr pick [SOURCE] — choose a terminal record, an agent turn or a session by typing, see it as
 // it was shown, and copy it (Enter), print it (--print) or leave (Esc). `copy --pick`,
 // `show --pick` and `diff --pick` open the same picker and do their own thing with the choice.
-import { UsageError } from '../../errors.js';
+import { SivtrError, UsageError } from '../../errors.js';
+import { filterLines } from '../../memory/lines.js';
 import { out, useColor } from '../output.js';
 import { deliver } from '../deliver.js';
 import { requireSourceName } from '../source-name.js';
 import type { CommandSpec, ParsedArgs } from '../spec.js';
-import { listOptions } from './common.js';
+import { listOptions, str } from './common.js';
 import type { AspectName, UiMode } from '../picker/types.js';
 
 export const spec: CommandSpec = {
@@ -41,6 +42,7 @@ export type PickAction = {
 /** Opens the picker and does what the command that opened it does with the choice. */
 export async function pickAndAct(args: ParsedArgs, action: PickAction): Promise<number> {
   if (action.source !== undefined) requireSourceName(action.source);
+  if (process.env.TERM === 'dumb') throw new UsageError('the picker needs a terminal that can move its cursor (TERM is dumb)', 'set TERM (e.g. xterm-256color), or use `sivtr copy`, `show` or `search`');
   const { runPicker } = await import('../picker/launch.js');
   const result = await runPicker({
     source: action.source,
@@ -69,7 +71,16 @@ export async function pickAndAct(args: ParsedArgs, action: PickAction): Promise<
     const show = await import('./show.js');
     return (await show.run({ ...args, _: [entry.ref] })) ?? 0;
   }
-  const text = entry.text(aspect, ansi);
+  let text = entry.text(aspect, ansi);
+  if (action.mode === 'copy') {
+    // copy's own filters (--regex, --lines) apply to what was picked, as to what a selector names.
+    const filter = { regex: str(args.regex), ignoreCase: Boolean(args['ignore-case']), lines: str(args.lines) };
+    if (filter.regex !== undefined || filter.lines !== undefined) {
+      const filtered = filterLines(text, filter, ansi ? entry.text(aspect, false) : text);
+      if (filtered === '' && text !== '') throw new SivtrError('no line of the chosen entry matched the filter', 'loosen --regex or --lines, or pick another entry');
+      text = filtered;
+    }
+  }
   if (action.print === 'instead') {
     out(text);
     return 0;
