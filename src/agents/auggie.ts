@@ -35,14 +35,17 @@ function exitCode(text: string): number | undefined {
 
 const nodesOf = (v: unknown): Rec[] => (Array.isArray(v) ? v.filter(isObject) : []);
 
-function historyBlocks(history: Rec[]): { blocks: Block[]; cwd?: string; open: boolean } {
+/** `path`: the session file, for raw locators (`/chatHistory/<i>`, the exchange a block came from). */
+function historyBlocks(history: unknown[], path?: string): { blocks: Block[]; cwd?: string; open: boolean } {
   const blocks: Block[] = [];
   const toolNames = new Map<string, string>();
   let cwd: string | undefined;
   let open = false;
-  for (const item of history) {
+  for (const [index, entry] of history.entries()) {
+    const item = isObject(entry) ? entry : {};
     const ex = isObject(item.exchange) ? item.exchange : undefined;
     if (!ex) continue;
+    const from = blocks.length;
     const timestamp = toIso(item.finishedAt);
     const request = nodesOf(ex.request_nodes);
     let prompt = request.filter((n) => n.type === NODE.text).map((n) => (isObject(n.text_node) ? str(n.text_node.content) ?? '' : '')).join('\n');
@@ -61,7 +64,7 @@ function historyBlocks(history: Rec[]): { blocks: Block[]; cwd?: string; open: b
         const raw = str(r.content) ?? '';
         const code = exitCode(raw);
         const failed = r.is_error === true || (code !== undefined && code !== 0);
-        pushBlock(blocks, 'tool_output', unwrapOutput(name, raw) || (code !== undefined ? '(no output)' : ''), { timestamp, callId, label: name, isError: failed ? true : undefined });
+        pushBlock(blocks, 'tool_output', unwrapOutput(name, raw) || (code !== undefined ? '(no output)' : ''), { timestamp, callId, label: name, isError: failed ? true : undefined, exitCode: code });
       } else if (n.type === NODE.summary && isObject(n.history_summary_node)) {
         pushBlock(blocks, 'compaction', str(n.history_summary_node.summary_text) || 'history summarized', { timestamp });
       }
@@ -81,6 +84,9 @@ function historyBlocks(history: Rec[]): { blocks: Block[]; cwd?: string; open: b
       }
     }
     open = item.completed !== true || calls > 0;
+    if (path) for (let i = from; i < blocks.length; i++) blocks[i]!.raw = { file: path, pointers: [`/chatHistory/${index}`] };
+    // The exchange that answered without calling a tool, marked completed: the turn's end.
+    if (item.completed === true && calls === 0 && blocks.length > 0) blocks.at(-1)!.ended = { state: 'completed', evidence: 'completed: true', at: timestamp, ...(path ? { raw: { file: path, pointers: [`/chatHistory/${index}`] } } : {}) };
   }
   labelToolOutputs(blocks);
   return { blocks, cwd, open };
@@ -93,7 +99,7 @@ function readSession(path: string): Rec {
 }
 
 function toSession(path: string, doc: Rec): AgentSession {
-  const { blocks, cwd, open } = historyBlocks(nodesOf(doc.chatHistory));
+  const { blocks, cwd, open } = historyBlocks(doc.chatHistory as unknown[], path);
   return {
     id: str(doc.sessionId) ?? basename(path).replace(/\.json$/, ''),
     cwd,

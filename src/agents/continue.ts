@@ -11,7 +11,7 @@ import { warn } from '../errors.js';
 import {
   expandHome, homeOf, imagePlaceholder, isInjectedText, isObject, joinContent, labelToolOutputs, prettyArgs, pushBlock, readDirQuiet, statOrUndefined, str, titleFrom, toIso, summariesOfFiles,
 } from './common.js';
-import type { AgentSession, Block, DiscoverOptions, Provider, SessionSummary } from './types.js';
+import type { AgentSession, Block, TokenUsage, DiscoverOptions, Provider, SessionSummary } from './types.js';
 
 type Rec = Record<string, unknown>;
 
@@ -38,14 +38,35 @@ function unwrapRead(name: string | undefined, text: string): string {
   return text.replace(/^Content of [^\n]*:\n/, '');
 }
 
-function historyBlocks(history: unknown[]): Block[] {
+const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
+
+/** OpenAI-style usage: `prompt_tokens` includes the cached ones (`prompt_tokens_details.cached_tokens`). */
+function continueUsage(u: unknown): TokenUsage | undefined {
+  if (!isObject(u)) return undefined;
+  const prompt = num(u.prompt_tokens);
+  const details = isObject(u.prompt_tokens_details) ? u.prompt_tokens_details : {};
+  const cached = num(details.cached_tokens) ?? num(u.cache_read_input_tokens);
+  const usage: TokenUsage = {};
+  if (prompt !== undefined) usage.input = Math.max(0, prompt - (cached ?? 0));
+  if (num(u.completion_tokens) !== undefined) usage.output = num(u.completion_tokens);
+  if (cached !== undefined) usage.cacheRead = cached;
+  return Object.keys(usage).length > 0 ? usage : undefined;
+}
+
+/** `path`: the session file, for raw locators (`/history/<i>`, the item a block came from). */
+function historyBlocks(history: unknown[], path?: string): Block[] {
   const blocks: Block[] = [];
-  for (const item of history) {
+  for (const [index, item] of history.entries()) {
     if (!isObject(item) || !isObject(item.message)) continue;
     const m = item.message;
+    const from = blocks.length;
+    const locate = (): void => {
+      if (path) for (let i = from; i < blocks.length; i++) blocks[i]!.raw = { file: path, pointers: [`/history/${index}`] };
+    };
     if (m.role === 'user') {
       const text = messageText(m.content);
       if (!isInjectedText(text)) pushBlock(blocks, 'user', text);
+      locate();
       continue;
     }
     if (m.role !== 'assistant') continue; // system, tool (rebuilt by the CLI from toolCallStates)
@@ -64,6 +85,9 @@ function historyBlocks(history: unknown[]): Block[] {
       const failed = state.status === 'errored' || state.status === 'error';
       pushBlock(blocks, 'tool_output', unwrapRead(name, output) || (failed ? String(state.status) : ''), { label: name, callId: id, isError: failed ? true : undefined });
     }
+    const usage = continueUsage(m.usage);
+    if (usage && blocks.length > from) blocks[from]!.usage = usage;
+    locate();
   }
   labelToolOutputs(blocks);
   return blocks;
@@ -97,7 +121,7 @@ function readSession(path: string): Rec {
 }
 
 function toSession(path: string, doc: Rec, mtimeMs: number, index?: IndexEntry): AgentSession {
-  const blocks = historyBlocks(doc.history as unknown[]);
+  const blocks = historyBlocks(doc.history as unknown[], path);
   const last = blocks.at(-1);
   return {
     id: str(doc.sessionId) ?? basename(path).replace(/\.json$/, ''),

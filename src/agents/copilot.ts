@@ -8,11 +8,11 @@
 import { basename, dirname, join } from 'node:path';
 import { readFileSync } from 'node:fs';
 import { warn } from '../errors.js';
-import { firstRecord, headRecords, newJsonlStats, readJsonl, tailRecords } from '../session/jsonl.js';
+import { firstRecord, headRecords, newJsonlStats, readJsonlNumbered, tailRecords } from '../session/jsonl.js';
 import {
   expandHome, homeOf, isInjectedText, isObject, labelToolOutputs, prettyArgs, pushBlock, readDirQuiet, reportSkipped, str, titleFrom, toIso, summariesOfFiles,
 } from './common.js';
-import type { AgentSession, Block, DiscoverOptions, Provider, SessionSummary } from './types.js';
+import type { AgentSession, Block, DiscoverOptions, Provider, SessionSummary, TokenUsage, TurnEnd } from './types.js';
 
 type Rec = Record<string, unknown>;
 
@@ -35,8 +35,22 @@ function userText(data: Rec): string {
 
 type Parsed = { blocks: Block[]; lastTurnOpen: boolean; cwd?: string; id?: string; startedAt?: string; updatedAt?: string };
 
-/** Blocks of a whole events file; `events` in file order. */
-function eventBlocks(events: Iterable<Rec>): Parsed {
+const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
+
+/** `session.usage_record`: one per model call, written just before the message it produced. */
+function copilotUsage(data: Rec): TokenUsage | undefined {
+  const u = isObject(data.usage) ? data.usage : undefined;
+  if (!u) return undefined;
+  const usage: TokenUsage = {};
+  if (num(u.inputTokens) !== undefined) usage.input = num(u.inputTokens);
+  if (num(u.outputTokens) !== undefined) usage.output = num(u.outputTokens);
+  if (num(u.cacheReadTokens) !== undefined) usage.cacheRead = num(u.cacheReadTokens);
+  if (num(u.cacheWriteTokens) !== undefined) usage.cacheWrite = num(u.cacheWriteTokens);
+  return Object.keys(usage).length > 0 ? usage : undefined;
+}
+
+/** Blocks of a whole events file; `events` in file order, with their line numbers in `file`. */
+function eventBlocks(events: Iterable<{ e: Rec; line: number }>, file: string): Parsed {
   const blocks: Block[] = [];
   const calls = new Map<string, Block>();
   let cwd: string | undefined;
@@ -44,10 +58,18 @@ function eventBlocks(events: Iterable<Rec>): Parsed {
   let startedAt: string | undefined;
   let updatedAt: string | undefined;
   let open = false;
-  for (const e of events) {
+  let usage: TokenUsage | undefined;
+  /** The last model message asked for no tools: the next turn_end closes the user's turn. */
+  let answered = false;
+  const end = (state: TurnEnd['state'], evidence: string, line: number, at: string | undefined): void => {
+    const last = blocks.at(-1);
+    if (last) last.ended = { state, evidence, raw: { file, lines: [line] }, at };
+  };
+  for (const { e, line } of events) {
     if (e.ephemeral === true) continue;
     const data = dataOf(e);
     const timestamp = toIso(e.timestamp);
+    const from = blocks.length;
     switch (e.type) {
       case 'session.start':
         id ??= str(data.sessionId);
@@ -76,9 +98,21 @@ function eventBlocks(events: Iterable<Rec>): Parsed {
           if (callId && blocks.length > before) calls.set(callId, blocks.at(-1)!);
         }
         open = requests.length > 0;
+        answered = requests.length === 0;
         updatedAt = timestamp ?? updatedAt;
+        if (usage && blocks.length > from) {
+          blocks[from]!.usage = usage;
+          usage = undefined;
+        }
         break;
       }
+      case 'session.usage_record':
+        usage = copilotUsage(data) ?? usage;
+        break;
+      case 'assistant.turn_end':
+        if (answered) end('completed', 'assistant.turn_end', line, timestamp);
+        answered = false;
+        break;
       case 'tool.execution_start': {
         // A call the model did not announce in toolRequests (older versions) still shows.
         const callId = str(data.toolCallId);
@@ -96,7 +130,7 @@ function eventBlocks(events: Iterable<Rec>): Parsed {
         const exit = isObject(data.shellExecution) && typeof data.shellExecution.exitCode === 'number' ? data.shellExecution.exitCode : note ? Number(note[1]) : undefined;
         const failed = data.success === false || (exit !== undefined && exit !== 0);
         const callId = str(data.toolCallId);
-        pushBlock(blocks, 'tool_output', text || (note ? '(no output)' : ''), { timestamp, callId, label: callId ? calls.get(callId)?.label : undefined, isError: failed ? true : undefined });
+        pushBlock(blocks, 'tool_output', text || (note ? '(no output)' : ''), { timestamp, callId, label: callId ? calls.get(callId)?.label : undefined, isError: failed ? true : undefined, exitCode: exit });
         break;
       }
       case 'session.compaction_complete':
@@ -105,10 +139,14 @@ function eventBlocks(events: Iterable<Rec>): Parsed {
       case 'abort':
       case 'session.error':
         open = false; // the turn ended, without a reply
+        answered = false;
+        if (e.type === 'abort') end('aborted', `abort${str(data.reason) ? `: ${str(data.reason)}` : ''}`, line, timestamp);
+        else end('error', `session.error${str(data.message) ? `: ${titleFrom(str(data.message), 120)}` : ''}`, line, timestamp);
         break;
       default:
-        break; // system.message, usage, model.* (the summary call's own bookkeeping), unknown kinds
+        break; // system.message, model.* (the summary call's own bookkeeping), unknown kinds
     }
+    for (let i = from; i < blocks.length; i++) blocks[i]!.raw = { file, lines: [line] };
   }
   labelToolOutputs(blocks);
   return { blocks, lastTurnOpen: open && blocks.at(-1)?.kind !== 'assistant', cwd, id, startedAt, updatedAt };
@@ -131,10 +169,10 @@ const sessionDirOf = (path: string): string | undefined => (basename(path) === '
 
 export async function parseCopilotFile(path: string, warnFn: (m: string) => void = warn): Promise<AgentSession> {
   const stats = newJsonlStats();
-  const events: Rec[] = [];
-  for await (const value of readJsonl(path, stats)) if (isObject(value)) events.push(value);
+  const events: { e: Rec; line: number }[] = [];
+  for await (const { value, line } of readJsonlNumbered(path, stats)) if (isObject(value)) events.push({ e: value, line });
   reportSkipped(path, stats, warnFn);
-  const parsed = eventBlocks(events);
+  const parsed = eventBlocks(events, path);
   const dir = sessionDirOf(path);
   return {
     id: parsed.id ?? (dir ? basename(dir) : basename(path).replace(/\.jsonl$/, '')),

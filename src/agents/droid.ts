@@ -8,12 +8,12 @@
 import { existsSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { warn } from '../errors.js';
-import { firstRecord, headRecords, newJsonlStats, readJsonl, tailRecords } from '../session/jsonl.js';
+import { firstRecord, headRecords, newJsonlStats, readJsonlNumbered, tailRecords } from '../session/jsonl.js';
 import {
   expandHome, homeOf, imagePlaceholder, isInjectedText, isObject, joinContent, labelToolOutputs, prettyArgs,
   pushBlock, reportSkipped, str, summariesInFolders, titleFrom, toIso,
 } from './common.js';
-import type { AgentSession, Block, DiscoverOptions, Provider, SessionSummary } from './types.js';
+import type { AgentSession, Block, RawLocator, TurnEnd, DiscoverOptions, Provider, SessionSummary } from './types.js';
 import { UuidTree, type TreeNode } from './uuid-tree.js';
 
 type Rec = Record<string, unknown>;
@@ -66,7 +66,7 @@ function messageBlocks(r: Rec): Block[] {
         const exit = EXIT_NOTE.exec(text);
         if (exit) text = text.slice(0, exit.index);
         const failed = item.is_error === true || (exit !== null && exit[1] !== '0');
-        pushBlock(blocks, 'tool_output', text || (exit ? '(no output)' : ''), { timestamp, callId: str(item.tool_use_id), isError: failed ? true : undefined });
+        pushBlock(blocks, 'tool_output', text || (exit ? '(no output)' : ''), { timestamp, callId: str(item.tool_use_id), isError: failed ? true : undefined, exitCode: exit ? Number(exit[1]) : undefined });
       }
     }
     // Several text parts of one prompt are one user message.
@@ -88,7 +88,14 @@ function messageBlocks(r: Rec): Block[] {
   return blocks;
 }
 
-type Node = TreeNode & { rec: Rec };
+type Node = TreeNode & { rec: Rec; line: number };
+
+/** `agent_turn_outcome.reason`: how Droid says the turn ended. */
+function outcomeEnd(r: Rec, raw: RawLocator): TurnEnd {
+  const reason = str(r.reason) ?? 'unknown';
+  const state: TurnEnd['state'] = reason === 'completed' ? 'completed' : /cancel|abort|interrupt/i.test(reason) ? 'aborted' : 'error';
+  return { state, evidence: `agent_turn_outcome: ${reason}`, raw, at: toIso(r.timestamp) };
+}
 
 export async function parseDroidFile(path: string, warnFn: (m: string) => void = warn): Promise<AgentSession> {
   const stats = newJsonlStats();
@@ -99,30 +106,48 @@ export async function parseDroidFile(path: string, warnFn: (m: string) => void =
   const compactions: { seq: number; block: Block }[] = [];
   let lastUserSeq = -1;
   let lastOutcomeSeq = -1;
-  for await (const value of readJsonl(path, stats)) {
+  const outcomes: { seq: number; end: TurnEnd }[] = [];
+  for await (const { value, line } of readJsonlNumbered(path, stats)) {
     if (!isObject(value)) continue;
     const s = seq++;
     if (value.type === 'session_start') header ??= value;
     else if (value.type === 'message' && typeof value.id === 'string') {
-      const node: Node = { uuid: value.id, parent: str(value.parentId), seq: s, rec: value };
+      const node: Node = { uuid: value.id, parent: str(value.parentId), seq: s, rec: value, line };
       tree.add(node);
       leaf = node;
       if (isObject(value.message) && value.message.role === 'user' && !isInjected(value) && messageBlocks(value).some((b) => b.kind === 'user')) lastUserSeq = s;
     } else if (value.type === 'compaction_state') {
       const blocks: Block[] = [];
-      pushBlock(blocks, 'compaction', str(value.summaryText) || 'history compacted', { timestamp: toIso(value.timestamp) });
+      pushBlock(blocks, 'compaction', str(value.summaryText) || 'history compacted', { timestamp: toIso(value.timestamp), raw: { file: path, lines: [line] } });
       if (blocks[0]) compactions.push({ seq: s, block: blocks[0] });
-    } else if (value.type === 'agent_turn_outcome') lastOutcomeSeq = s;
+    } else if (value.type === 'agent_turn_outcome') {
+      lastOutcomeSeq = s;
+      outcomes.push({ seq: s, end: outcomeEnd(value, { file: path, lines: [line] }) });
+    }
   }
   reportSkipped(path, stats, warnFn);
 
   const blocks: Block[] = [];
   let next = 0;
+  let outcome = 0;
+  // An outcome ends the turn of the newest block written before it.
+  const endBefore = (seq: number): void => {
+    while (outcome < outcomes.length && outcomes[outcome]!.seq < seq) {
+      const last = blocks.at(-1);
+      if (last) last.ended = outcomes[outcome]!.end;
+      outcome++;
+    }
+  };
   for (const node of tree.chain(leaf, () => true)) {
     while (next < compactions.length && compactions[next]!.seq < node.seq) blocks.push(compactions[next++]!.block);
-    blocks.push(...messageBlocks(node.rec));
+    endBefore(node.seq);
+    const own = messageBlocks(node.rec);
+    const raw = { file: path, lines: [node.line] };
+    for (const b of own) b.raw = raw;
+    blocks.push(...own);
   }
   while (next < compactions.length) blocks.push(compactions[next++]!.block);
+  endBefore(Infinity);
   labelToolOutputs(blocks);
 
   const times = blocks.map((b) => b.timestamp).filter((t): t is string => t !== undefined);

@@ -173,22 +173,24 @@ export function openCodeBlocks(messages: Message[], db?: string): { blocks: Bloc
     const role = m.data.role;
     const timestamp = m.at;
     const from = blocks.length;
-    // Each block names the part row it came from; a block made of several parts names the message.
-    const located = (partIndex?: number): void => {
-      if (!db) return;
-      const raw: RawLocator = partIndex === undefined ? messageRow(m)! : { db, table: 'part', column: 'id', ids: [m.partIds[partIndex]!] };
-      for (let i = from; i < blocks.length; i++) blocks[i]!.raw ??= raw;
+    // Each block names the part row(s) its text came from.
+    const fromParts = (ids: string[]): void => {
+      if (db && blocks.length > from) blocks.at(-1)!.raw = { db, table: 'part', column: 'id', ids };
     };
     if (role === 'user') {
       const texts: string[] = [];
-      for (const p of m.parts) {
+      const used: string[] = [];
+      for (const [k, p] of m.parts.entries()) {
         if (p.type === 'text' && p.synthetic !== true && p.ignored !== true) texts.push(str(p.text) ?? '');
         else if (p.type === 'file') texts.push(filePlaceholder(p));
+        else continue;
+        used.push(m.partIds[k]!);
       }
       // A user message holding only a compaction part or synthetic text is not a prompt.
       if (texts.some((t) => t.trim() !== '' && !t.startsWith('[file:'))) {
         pushBlock(blocks, 'user', texts.join('\n'), { timestamp });
-        located();
+        // the prompt's words are in its part rows; the message row holds only its metadata
+        fromParts(used);
         open = true;
         answered = false;
         afterContinue = false;
@@ -199,7 +201,7 @@ export function openCodeBlocks(messages: Message[], db?: string): { blocks: Bloc
     if (m.data.summary === true) {
       const summary = m.parts.filter((p) => p.type === 'text').map((p) => str(p.text) ?? '').join('\n');
       pushBlock(blocks, 'compaction', summary, { timestamp });
-      located();
+      fromParts(m.partIds.filter((_id, k) => m.parts[k]!.type === 'text'));
       continue;
     }
     let pending = false;

@@ -93,8 +93,8 @@ function piEnd(message: Rec): Omit<TurnEnd, 'raw'> | undefined {
   return undefined;
 }
 
-/** A failed bash call's result ends with the code it exited with; success records none. */
-const BASH_EXIT = /\n*Command exited with code (-?\d+)\s*$/;
+/** A failed bash call's result says the code it exited with after a blank line; success records none. */
+const BASH_EXIT = /(?:^|\n\n)Command exited with code (-?\d+)(?![\s\S]*\n\nCommand exited with code)/;
 
 export async function parsePiFile(path: string, warnFn: (m: string) => void = warn): Promise<AgentSession> {
   const stats = newJsonlStats();

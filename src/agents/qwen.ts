@@ -6,9 +6,9 @@
 // records (each marked `forkedFrom`) into a file of its own id.
 import { basename, join } from 'node:path';
 import { warn } from '../errors.js';
-import { headRecords, newJsonlStats, readJsonl, tailRecords, textRecords } from '../session/jsonl.js';
+import { headRecords, newJsonlStats, readJsonlNumbered, tailRecords, textRecords } from '../session/jsonl.js';
 import { expandHome, homeOf, isInjectedText, isObject, labelToolOutputs, prettyArgs, pushBlock, readDirQuiet, reportSkipped, str, titleFrom, toIso, summariesOfFiles } from './common.js';
-import type { AgentSession, Block, DiscoverOptions, Provider, SessionSummary } from './types.js';
+import type { AgentSession, Block, TokenUsage, DiscoverOptions, Provider, SessionSummary } from './types.js';
 import { UuidTree, type TreeNode } from './uuid-tree.js';
 
 type Rec = Record<string, unknown>;
@@ -61,6 +61,25 @@ function toolOutputText(part: Rec, result: Rec | undefined): string {
   return prettyArgs(response);
 }
 
+const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
+
+/**
+ * `usageMetadata` as the Gemini API gives it: the prompt count includes the cached part and
+ * the candidates leave out the thoughts; reported as fresh input, output with thoughts, cache apart.
+ */
+function qwenUsage(u: unknown): TokenUsage | undefined {
+  if (!isObject(u)) return undefined;
+  const prompt = num(u.promptTokenCount);
+  const cached = num(u.cachedContentTokenCount);
+  const thoughts = num(u.thoughtsTokenCount);
+  const usage: TokenUsage = {};
+  if (prompt !== undefined) usage.input = Math.max(0, prompt - (cached ?? 0));
+  if (num(u.candidatesTokenCount) !== undefined || thoughts !== undefined) usage.output = (num(u.candidatesTokenCount) ?? 0) + (thoughts ?? 0);
+  if (cached !== undefined) usage.cacheRead = cached;
+  if (thoughts !== undefined) usage.reasoning = thoughts;
+  return Object.keys(usage).length > 0 ? usage : undefined;
+}
+
 function recordBlocks(r: Rec): Block[] {
   const blocks: Block[] = [];
   const timestamp = toIso(r.timestamp);
@@ -95,18 +114,20 @@ function recordBlocks(r: Rec): Block[] {
       if (!isObject(p.functionResponse)) continue;
       const response = p.functionResponse;
       const failed = result?.status === 'error' || (isObject(response.response) && typeof response.response.error === 'string');
+      const display = result && isObject(result.resultDisplay) ? result.resultDisplay : undefined;
       pushBlock(blocks, 'tool_output', toolOutputText(p, result), {
         timestamp,
         label: str(response.name),
         callId: str(response.id) ?? str(result?.callId),
         isError: failed ? true : undefined,
+        exitCode: display?.type === 'shell_result' ? num(display.exitCode) : undefined,
       });
     }
   }
   return blocks;
 }
 
-type Node = TreeNode & { rec: Rec; dialogue: boolean };
+type Node = TreeNode & { rec: Rec; dialogue: boolean; line: number };
 
 function titleOf(r: Rec): string | undefined {
   if (r.type !== 'system' || r.subtype !== 'custom_title') return undefined;
@@ -121,12 +142,12 @@ export async function parseQwenFile(path: string, warnFn: (m: string) => void = 
   let seq = 0;
   let title: string | undefined;
   let sessionId: string | undefined;
-  for await (const value of readJsonl(path, stats)) {
+  for await (const { value, line } of readJsonlNumbered(path, stats)) {
     if (!isObject(value)) continue;
     title = titleOf(value) ?? title;
     if (typeof value.uuid !== 'string') continue;
     sessionId ??= str(value.sessionId);
-    const node: Node = { uuid: value.uuid, parent: str(value.parentUuid), seq: seq++, rec: value, dialogue: isDialogue(value) && value.isSidechain !== true };
+    const node: Node = { uuid: value.uuid, parent: str(value.parentUuid), seq: seq++, rec: value, dialogue: isDialogue(value) && value.isSidechain !== true, line };
     tree.add(node);
     if (node.dialogue) leaf = node;
     else if (isCompression(value)) node.dialogue = true; // on the chain, shown, but never a leaf
@@ -139,7 +160,12 @@ export async function parseQwenFile(path: string, warnFn: (m: string) => void = 
   let startedAt: string | undefined;
   let updatedAt: string | undefined;
   for (const node of chain) {
-    blocks.push(...recordBlocks(node.rec));
+    const own = recordBlocks(node.rec);
+    const raw = { file: path, lines: [node.line] };
+    for (const b of own) b.raw = raw;
+    const usage = node.rec.type === 'assistant' ? qwenUsage(node.rec.usageMetadata) : undefined;
+    if (usage && own[0]) own[0].usage = usage;
+    blocks.push(...own);
     cwd ??= str(node.rec.cwd);
     const ts = toIso(node.rec.timestamp);
     if (ts) {
