@@ -3,43 +3,15 @@
 // Styles are written as SGR sequences here rather than through Ink's colour props: those follow
 // chalk's guess about process.stdout, which is a pipe under `--print`, while the screen is on
 // the terminal; and the choice of colour is already made (NO_COLOR, --color) by the caller.
-import React, { useEffect, useMemo, useReducer, useRef, useState } from 'react';
+import React, { useEffect, useReducer, useRef, useState } from 'react';
 import { Box, Text, render, useApp, useInput, type Key } from 'ink';
 import { Filter, warmHaystacks } from './filter.js';
-import { columns, fit } from './fit.js';
-import { lineCount, previewLines } from './sanitize.js';
+import { ASPECT_LABEL, aspectFor, enterVerb as verbFor, frame, layoutFor } from './frame.js';
 import type { AspectName, DiffSide, PickEntry, UiProps, UiResult } from './types.js';
 
 const h = React.createElement;
 
-/** Terminals at least this wide show the list and the preview side by side. */
-const WIDE = 100;
-
-const ASPECT_LABEL: Record<AspectName, string> = {
-  block: 'block', input: 'input', output: 'output', command: 'cmd', turn: 'turn', user: 'user', reply: 'reply', tool: 'tool output', all: 'session',
-};
-
-type Style = (s: string) => string;
-type Styles = { inverse: Style; dim: Style; red: Style; cyan: Style; bold: Style };
-function makeStyles(color: boolean): Styles {
-  const sgr = (on: number, off: number): Style => (color ? (s) => `\x1b[${on}m${s}\x1b[${off}m` : (s) => s);
-  return { inverse: sgr(7, 27), dim: sgr(2, 22), red: sgr(31, 39), cyan: sgr(36, 39), bold: sgr(1, 22) };
-}
-
 type Diffed = { older: DiffSide; newer: DiffSide; text: string };
-
-type Layout = { cols: number; rows: number; wide: boolean; listRows: number; listWidth: number; previewRows: number; previewWidth: number };
-
-function layoutFor(cols: number, rows: number): Layout {
-  const wide = cols >= WIDE;
-  const body = Math.max(2, rows - 2); // the query line above, the keys line below
-  if (wide) {
-    const listWidth = Math.floor(cols * 0.45);
-    return { cols, rows, wide, listRows: body, listWidth, previewRows: body - 1, previewWidth: cols - listWidth - 1 };
-  }
-  const listRows = Math.max(1, Math.floor((body - 1) / 2));
-  return { cols, rows, wide, listRows, listWidth: cols, previewRows: Math.max(1, body - 1 - listRows), previewWidth: cols };
-}
 
 function useTerminalSize(stdout: NodeJS.WriteStream): [number, number] {
   const read = (): [number, number] => [stdout.columns || 80, stdout.rows || 24];
@@ -52,25 +24,6 @@ function useTerminalSize(stdout: NodeJS.WriteStream): [number, number] {
     };
   }, [stdout]);
   return size;
-}
-
-/** A line that never wraps: Ink cuts it at the box edge. */
-const line = (text: string, key?: string | number) => h(Text, { key, wrap: 'truncate-end' }, text === '' ? ' ' : text);
-
-/** One row of the list as one line: cursor, mark, source, title, and the time (or exit status) at the right. */
-function rowText(entry: PickEntry, selected: boolean, mark: number, width: number, st: Styles): string {
-  const cursor = selected ? '›' : ' ';
-  const marked = mark > 0 ? String(mark) : ' ';
-  const tag = entry.tag.length > 8 ? entry.tag.slice(0, 8) : entry.tag.padEnd(entry.tag === '$' ? 1 : 8);
-  const kind = entry.kind === 'session' ? 'session · ' : '';
-  const left = `${cursor}${marked} ${tag} ${kind}${entry.title}`;
-  const meta = entry.meta;
-  const metaWidth = meta === '' ? 0 : Math.min(columns(meta), Math.max(0, width - 12));
-  const body = metaWidth === 0 ? fit(left, width) : fit(left, width - metaWidth - 1);
-  const paint = selected ? st.inverse : (s: string) => s;
-  if (metaWidth === 0) return paint(body);
-  const metaText = fit(meta, metaWidth);
-  return `${paint(body)} ${entry.failed ? st.red(metaText) : st.dim(metaText)}`;
 }
 
 /**
@@ -139,12 +92,8 @@ type Model = {
 
 export function Picker(props: UiProps & { done(result: UiResult): void }) {
   const { color, mode, stdout } = props;
-  const st = useMemo(() => makeStyles(color), [color]);
   const [cols, screenRows] = useTerminalSize(stdout);
-  // One row short of the screen: a frame as tall as the terminal makes Ink clear it with
-  // ESC[3J, which also erases the scrollback of the screen the picker was opened from.
-  const rows = Math.max(3, screenRows - 1);
-  const layout = layoutFor(cols, rows);
+  const layout = layoutFor(cols, screenRows);
   const [, redraw] = useReducer((n: number) => n + 1, 0);
   const filter = useRef<Filter | undefined>(undefined);
   filter.current ??= new Filter(props.entries);
@@ -166,10 +115,7 @@ export function Picker(props: UiProps & { done(result: UiResult): void }) {
   const { exit } = useApp();
 
   const selectedEntry = (): PickEntry | undefined => m.shown[m.cursor];
-  const aspectOf = (e: PickEntry): AspectName => {
-    const wanted = e.kind === 'record' ? m.aspects.record : e.kind === 'turn' ? m.aspects.turn : e.aspects[0]!;
-    return e.aspects.includes(wanted) ? wanted : e.aspects[0]!;
-  };
+  const aspectOf = (e: PickEntry) => aspectFor(e, m.aspects);
 
   function moveTo(index: number): void {
     const i = Math.max(0, Math.min(index, m.shown.length - 1));
@@ -277,9 +223,7 @@ export function Picker(props: UiProps & { done(result: UiResult): void }) {
     redraw();
   }
 
-  function enterVerb(): string {
-    return mode === 'show' ? 'show' : mode === 'diff' ? 'diff' : props.print ? 'print' : 'copy';
-  }
+  const enterVerb = (): string => verbFor(mode, props.print);
 
   function finish(result: UiResult): void {
     props.done(result);
@@ -340,57 +284,33 @@ export function Picker(props: UiProps & { done(result: UiResult): void }) {
     redraw();
   });
 
-  // ── the screen ──
-  const count = `${m.shown.length}/${m.all.length}${m.loadingMore ? ' …' : ''}`;
-  // The query keeps its end in view: what was typed last is what one looks at.
-  const room = Math.max(1, cols - columns(count) - 4);
-  const typed = columns(m.query) > room ? '…' + [...m.query].slice(-(room - 1)).join('') : m.query;
-  const header = line(`${st.bold('>')} ${typed}${st.inverse(' ')}${' '.repeat(Math.max(1, cols - 3 - columns(typed) - columns(count)))}${st.dim(count)}`, 'header');
-
-  const rowsShown = m.shown.slice(m.top, m.top + layout.listRows);
-  const listLines: React.ReactElement[] = rowsShown.length === 0
-    ? [line(st.dim(m.all.length === 0 ? (m.loadingMore ? '  reading…' : '  nothing recorded yet') : '  no match'), 'empty')]
-    : rowsShown.map((entry, i) => line(rowText(entry, m.top + i === m.cursor, m.marks.indexOf(entry.key) + 1, layout.listWidth, st), entry.key));
-  // Blank rows keep the preview where it is however few entries match.
-  for (let i = listLines.length; i < layout.listRows; i++) listLines.push(line('', `blank${i}`));
-  const list = h(Box, { flexDirection: 'column', width: layout.listWidth, height: layout.listRows, flexShrink: 0 }, ...listLines);
-
-  let previewTitle: string;
-  let previewText: string;
-  let keepColour = color;
-  if (m.diffed) {
-    previewTitle = `diff ${m.diffed.older.entry.ref} → ${m.diffed.newer.entry.ref}`;
-    previewText = m.diffed.text;
-  } else if (selected) {
-    const aspect = aspectOf(selected);
-    const choices = selected.aspects.length > 1 ? selected.aspects.map((a) => (a === aspect ? `[${ASPECT_LABEL[a]}]` : ASPECT_LABEL[a])).join(' ') : ASPECT_LABEL[aspect];
-    previewTitle = `${selected.ref} · ${choices}`;
-    previewText = selected.text(aspect, color);
-    keepColour = color && selected.kind === 'record';
-  } else {
-    previewTitle = '';
-    previewText = '';
-  }
-  const maxScroll = Math.max(0, lineCount(previewText) - layout.previewRows);
-  if (m.scroll > maxScroll) m.scroll = maxScroll;
-  const lines = previewLines(previewText, keepColour, layout.previewRows, m.scroll);
-  for (let i = lines.length; i < layout.previewRows; i++) lines.push('');
-  const rule = previewTitle === '' ? '' : `── ${previewTitle} `;
-  const preview = h(
-    Box,
-    { flexDirection: 'column', width: layout.previewWidth, height: layout.previewRows + 1, flexShrink: 0 },
-    line(st.cyan(rule + '─'.repeat(Math.max(0, layout.previewWidth - [...rule].length))), 'rule'),
-    ...lines.map((l, i) => line(l, i)),
+  // ── the screen: whole lines from frame.ts, one Text each ──
+  const drawn = frame(
+    {
+      all: m.all,
+      shown: m.shown,
+      query: m.query,
+      cursor: m.cursor,
+      top: m.top,
+      marks: m.marks,
+      aspects: m.aspects,
+      scroll: m.scroll,
+      diff: m.diffed && { title: `diff ${m.diffed.older.entry.ref} → ${m.diffed.newer.entry.ref}`, text: m.diffed.text },
+      note: m.note,
+      loadingMore: m.loadingMore,
+      mode,
+      print: props.print,
+      color,
+    },
+    cols,
+    screenRows,
   );
-
-  const enter = m.diffed ? (mode === 'copy' && !props.print ? 'copy diff' : 'print diff') : enterVerb();
-  const keys = m.note !== '' ? m.note : `Enter ${enter} · Tab what · ^T mark · ^D diff · PgUp/PgDn scroll · Esc ${m.diffed ? 'back' : 'quit'}`;
-  const footer = h(Box, { width: cols }, h(Text, { wrap: 'truncate-end' }, m.note !== '' ? st.red(keys) : st.dim(keys)));
-
-  const body = layout.wide
-    ? h(Box, { flexDirection: 'row', height: layout.listRows }, list, h(Box, { width: 1 }), preview)
-    : h(Box, { flexDirection: 'column' }, list, preview);
-  return h(Box, { flexDirection: 'column', width: cols, height: rows }, header, body, footer);
+  m.scroll = drawn.scroll;
+  return h(
+    Box,
+    { flexDirection: 'column', width: cols, height: drawn.layout.rows },
+    ...drawn.lines.map((l, i) => h(Text, { key: i, wrap: 'truncate-end' }, l === '' ? ' ' : l)),
+  );
 }
 
 /** Shows the picker until an entry is chosen or it is left; the caller restores the terminal. */
