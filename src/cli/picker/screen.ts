@@ -17,6 +17,8 @@ export type Screen = {
   stdout: WriteStream;
   /** What stops the screen's own drawing; called before the terminal is restored, so no frame lands on the main screen after it. */
   onRestore(stop: () => void): void;
+  /** Writes straight to the terminal (the first frame, before Ink is there to draw it). */
+  paint(text: string): void;
   restore(): void;
 };
 
@@ -91,5 +93,5 @@ export function openScreen(): Screen {
   // included) is then a key for the picker, not a signal or an echo from the terminal driver.
   stdin.setRawMode(true);
   writeSync(fd, ENTER_ALT);
-  return { stdin, stdout, restore, onRestore: (f) => (stop = f) };
+  return { stdin, stdout, restore, onRestore: (f) => (stop = f), paint: (text) => void writeSync(fd, text) };
 }
