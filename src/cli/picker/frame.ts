@@ -38,23 +38,57 @@ export function layoutFor(cols: number, screenRows: number): Layout {
   return { cols, rows, wide: false, listRows, listWidth: cols, previewRows: Math.max(1, body - 1 - listRows), previewWidth: cols };
 }
 
-const charWidth = (ch: string): number => {
-  const c = ch.charCodeAt(0);
-  return c >= 0x20 && c < 0x7f ? 1 : stringWidth(ch);
-};
+/**
+ * Columns of one character. The ranges every frame is full of (ASCII, Latin, punctuation, arrows,
+ * box drawing) are answered here; string-width (with its grapheme segmenter) only for the rest,
+ * which kept it from being the largest cost of a frame.
+ */
+function charWidth(ch: string): number {
+  const c = ch.codePointAt(0)!;
+  if (c >= 0x20 && c < 0x7f) return 1;
+  if (c < 0x20 || c === 0x7f) return 0;
+  if (c < 0x300 || (c >= 0x370 && c < 0x1100)) return 1;
+  if (c >= 0x2000 && c <= 0x206f) return (c >= 0x200b && c <= 0x200f) || (c >= 0x2028 && c <= 0x202e) || c >= 0x2060 ? 0 : 1;
+  if ((c >= 0x2190 && c <= 0x21ff) || (c >= 0x2500 && c <= 0x257f)) return 1;
+  return stringWidth(ch);
+}
+
+const SGR = /\x1b\[[0-9;:]*m/y;
+
+/** Columns of a text that may hold SGR colours. */
+export function columns(text: string): number {
+  let used = 0;
+  for (let i = 0; i < text.length; ) {
+    const c = text.charCodeAt(i);
+    if (c === 0x1b) {
+      SGR.lastIndex = i;
+      const m = SGR.exec(text);
+      i += m ? m[0].length : 1;
+      continue;
+    }
+    if (c >= 0x20 && c < 0x7f) {
+      used++;
+      i++;
+      continue;
+    }
+    const ch = String.fromCodePoint(text.codePointAt(i)!);
+    used += charWidth(ch);
+    i += ch.length;
+  }
+  return used;
+}
 
 /** Plain text (no escape sequences) in exactly `width` columns: cut with an ellipsis, or padded. */
 export function fit(text: string, width: number): string {
   return fitAnsi(text, width);
 }
 
-const SGR = /\x1b\[[0-9;:]*m/y;
-
 /** Text that may hold SGR colours, in exactly `width` columns; a colour left open is closed. */
 export function fitAnsi(text: string, width: number): string {
   if (width <= 0) return '';
-  const full = stringWidth(text);
-  const limit = full <= width ? width : width - 1;
+  const full = columns(text);
+  if (full <= width) return text + (text.includes('\x1b[') ? '\x1b[0m' : '') + ' '.repeat(width - full);
+  const limit = width - 1;
   let out = '';
   let used = 0;
   let styled = false;
@@ -78,14 +112,12 @@ export function fitAnsi(text: string, width: number): string {
     used += w;
     i += ch.length;
   }
-  if (full > width) {
-    out += '…';
-    used++;
-  }
+  out += '…';
+  used++;
   return (styled ? out + '\x1b[0m' : out) + ' '.repeat(Math.max(0, width - used));
 }
 
-export const columns = (text: string): number => stringWidth(text);
+
 
 /** What Enter does, for the keys line. */
 export function enterVerb(mode: UiMode, print: boolean | undefined): string {
