@@ -12,6 +12,7 @@ import { HistoryStore } from '../session/history-db.js';
 import { listTerminalLogs } from '../session/log.js';
 import { agentSessionsNewestFirst } from './agent-source.js';
 import { displayIds } from './display-id.js';
+import { partFailed } from './failure.js';
 import { historyUnit } from './history-source.js';
 import { isOwnCommand } from './recent.js';
 import { formatRef, partRef } from './ref.js';
@@ -66,9 +67,10 @@ export type RunsQuery = {
   limit?: number;
 };
 
+/** The one failure definition (failure.ts); a run with neither an exit code nor an error flag is unknown. */
 export function runStatus(run: Pick<Run, 'exitCode' | 'isError'>): RunStatus {
-  if (run.exitCode !== undefined) return run.exitCode === 0 ? 'success' : 'failure';
-  return run.isError ? 'failure' : 'unknown';
+  if (partFailed({ kind: 'output', exitCode: run.exitCode, isError: run.isError })) return 'failure';
+  return run.exitCode !== undefined ? 'success' : 'unknown';
 }
 
 const ms = (iso: string | undefined): number | undefined => {
@@ -86,7 +88,8 @@ type Timed = { run: Run; t: number };
  */
 type Stream = { bound: number; open(): Promise<Iterator<Timed>> };
 
-function terminalRun(unit: Unit, sessionId: string): Run {
+/** A terminal record or history capture as a run. */
+export function recordRun(unit: Unit, sessionId: string): Run {
   const [, command, output] = unit.parts;
   const fullRef = unit.source === 'terminal' ? formatRef('terminal', sessionId, unit.index) : unit.ref;
   const run: Run = { ref: unit.ref, fullRef, by: 'me', source: unit.source, sessionId, command: command?.text ?? '', output: output?.text ?? '', unit };
@@ -100,19 +103,14 @@ function terminalRun(unit: Unit, sessionId: string): Run {
   return run;
 }
 
-/** An agent's exit code, where the transcript recorded one (a field on the output part). */
-function recordedExit(part: Part | undefined): number | undefined {
-  const code = (part as { exitCode?: unknown } | undefined)?.exitCode;
-  return typeof code === 'number' ? code : undefined;
-}
-
-function agentRuns(turn: Unit, sessionId: string): Run[] {
+/** The shell commands of one agent turn as runs, in the order they ran. */
+export function turnRuns(turn: Unit, sessionId: string): Run[] {
   return shellCalls(turn.parts).map((call) => {
     const shownPart = call.output ?? call.call;
     const ref = partRef(turn, shownPart.n);
     const output = call.output ? shellOutputText(call.output.text) : '';
     const cwd = call.cwd === undefined ? turn.cwd : call.cwd.startsWith('/') || turn.cwd === undefined ? call.cwd : `${turn.cwd.replace(/\/$/, '')}/${call.cwd}`;
-    const exitCode = recordedExit(call.output);
+    const exitCode = call.output?.exitCode;
     const unit: Unit = {
       ref,
       source: turn.source,
@@ -149,7 +147,7 @@ function myStreams(opts: ListOptions): Stream[] {
       return {
         next: (): IteratorResult<Timed> => {
           if (i === 0) return { done: true, value: undefined };
-          const run = terminalRun(units[--i]!, log.id);
+          const run = recordRun(units[--i]!, log.id);
           return { done: false, value: { run, t: ms(run.endedAt) ?? log.mtimeMs } };
         },
       };
@@ -167,7 +165,7 @@ function myStreams(opts: ListOptions): Stream[] {
             if (!again) return newestFirst([], 0);
             try {
               // Only `sivtr run` captures ran a command; a piped capture has none.
-              const runs = [...again.since(0)].filter((e) => e.kind === 'run' && e.command !== '').map((e) => terminalRun(historyUnit(e), String(e.id)));
+              const runs = [...again.since(0)].filter((e) => e.kind === 'run' && e.command !== '').map((e) => recordRun(historyUnit(e), String(e.id)));
               return newestFirst(runs, ms(newest.ended_at) ?? 0);
             } finally {
               again.close();
@@ -197,7 +195,7 @@ async function agentStreams(opts: ListOptions): Promise<Stream[]> {
         open: async () => {
           const bound = ms(s.info.updatedAt) ?? 0;
           try {
-            return newestFirst((await s.units()).flatMap((turn) => agentRuns(turn, s.info.id)), bound);
+            return newestFirst((await s.units()).flatMap((turn) => turnRuns(turn, s.info.id)), bound);
           } catch {
             return newestFirst([], bound); // unreadable right now: `sessions` and `show` say why
           }
@@ -218,10 +216,10 @@ function newestFirst(runs: Run[], bound: number): Iterator<Timed> {
 
 /**
  * The runs newest first: a merge of every session's runs, where a session is read only once
- * its last change is newer than every run already in hand — so `limit` runs cost the sessions
+ * its last change is newer than every run already in hand — so the first runs cost the sessions
  * that can hold them, not every session there is.
  */
-export async function collectRuns(query: RunsQuery, opts: ListOptions): Promise<Run[]> {
+export async function* runsNewestFirst(query: Omit<RunsQuery, 'limit'>, opts: ListOptions): AsyncGenerator<Run> {
   const inScope = scopeMatcher({ cwd: opts.cwd, global: opts.global, subtree: opts.scope });
   const pending = [...(query.by === 'agent' ? [] : myStreams(opts)), ...(query.by === 'me' ? [] : await agentStreams(opts))];
   pending.sort((a, b) => b.bound - a.bound);
@@ -238,11 +236,9 @@ export async function collectRuns(query: RunsQuery, opts: ListOptions): Promise<
     seen.add(key);
     return true;
   };
-  const limit = query.limit ?? Infinity;
   const heads: { it: Iterator<Timed>; head: Timed }[] = [];
-  const found: Run[] = [];
   let next = 0;
-  while (found.length < limit) {
+  for (;;) {
     let best = -1;
     for (let k = 0; k < heads.length; k++) if (best === -1 || heads[k]!.head.t > heads[best]!.head.t) best = k;
     const waiting = pending[next];
@@ -253,12 +249,24 @@ export async function collectRuns(query: RunsQuery, opts: ListOptions): Promise<
       if (!first.done) heads.push({ it, head: first.value });
       continue;
     }
-    if (best === -1) break;
+    if (best === -1) return;
     const taken = heads[best]!;
-    if (keep(taken.head.run) && once(taken.head.run)) found.push(taken.head.run);
+    const run = taken.head.run;
     const after = taken.it.next();
     if (after.done) heads.splice(best, 1);
     else taken.head = after.value;
+    if (keep(run) && once(run)) yield run;
+  }
+}
+
+/** The newest `limit` runs (all of them without a limit), newest first. */
+export async function collectRuns(query: RunsQuery, opts: ListOptions): Promise<Run[]> {
+  const found: Run[] = [];
+  const limit = query.limit ?? Infinity;
+  if (limit <= 0) return found;
+  for await (const run of runsNewestFirst(query, opts)) {
+    found.push(run);
+    if (found.length >= limit) break;
   }
   return found;
 }

@@ -1,10 +1,11 @@
 // The runs stream through the CLI: terminal records (written with the test helper) and the shell
 // commands of genuine Claude Code sessions (fixtures/real/claude-2.1.332, whose driver asked for
 // `echo hello`), plus one hand-made session whose command failed.
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cleanEnv, ROOT, runCli, tempDir } from '../helpers/cli.js';
+import { cleanEnv, runCli, tempDir } from '../helpers/cli.js';
+import { copyRealHome } from '../helpers/real-home.js';
 import { writeLog } from '../helpers/terminal-log.js';
 
 const RECORDED_CWD = '/tmp/sivtr-conformance/claude/proj'; // where the conformance driver ran Claude Code
@@ -38,21 +39,12 @@ function failedSession(home: string): void {
   writeFileSync(join(dir, `${FAILED}.jsonl`), lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
 }
 
-/** A copy of a genuine home, its recorded cwd replaced by PROJ (bytes otherwise unchanged). */
-function copyMoved(from: string, to: string): void {
-  mkdirSync(to, { recursive: true });
-  for (const e of readdirSync(from, { withFileTypes: true })) {
-    if (e.isDirectory()) copyMoved(join(from, e.name), join(to, e.name));
-    else writeFileSync(join(to, e.name), readFileSync(join(from, e.name), 'utf8').replaceAll(RECORDED_CWD, PROJ));
-  }
-}
-
 beforeAll(() => {
   tmp = tempDir('sivtr-runs-');
   const home = join(tmp.path, 'home');
   PROJ = join(tmp.path, 'proj');
   mkdirSync(PROJ);
-  copyMoved(join(ROOT, 'fixtures', 'real', 'claude-2.1.332', 'home'), home);
+  copyRealHome('claude-2.1.332', RECORDED_CWD, home, PROJ);
   failedSession(home);
   env = cleanEnv(home);
   writeLog(join(home, '.local', 'state', 'sivtr'), 't1', [
