@@ -21,7 +21,7 @@ import { unitsText, type Aspect, type RenderOptions } from './render.js';
 import type { Recency } from './selector.js';
 import { shellCalls, shellOutputText } from './shell-calls.js';
 import { logUnits } from './terminal-source.js';
-import type { ListOptions, Part, Unit } from './types.js';
+import type { ListOptions, Unit } from './types.js';
 
 export type Author = 'me' | 'agent';
 export type RunStatus = 'success' | 'failure' | 'unknown';
