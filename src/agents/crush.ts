@@ -89,7 +89,7 @@ export function crushBlocks(rows: Rec[]): { blocks: Block[]; open: boolean } {
           // `!cmd` typed by the user: a command and its output, recorded like a tool call
           const exit = typeof d.exit_code === 'number' ? d.exit_code : undefined;
           pushBlock(blocks, 'tool_call', str(d.command), { timestamp, label: 'shell_command' });
-          pushBlock(blocks, 'tool_output', str(d.output) || (exit !== undefined ? '(no output)' : ''), { timestamp, label: 'shell_command', isError: exit !== undefined && exit !== 0 ? true : undefined });
+          pushBlock(blocks, 'tool_output', str(d.output) || (exit !== undefined ? '(no output)' : ''), { timestamp, label: 'shell_command', isError: exit !== undefined && exit !== 0 ? true : undefined, exitCode: exit });
           break;
         }
         case 'finish':

@@ -69,6 +69,7 @@ export function hermesBlocks(rows: Rec[]): Block[] {
       if (skipReply) continue;
       let text = content;
       let isError = false;
+      let exitCode: number | undefined;
       // Tool rows often hold JSON with the output and an exit code.
       if (text.trimStart().startsWith('{')) {
         try {
@@ -76,12 +77,13 @@ export function hermesBlocks(rows: Rec[]): Block[] {
           if (isObject(v) && (typeof v.output === 'string' || typeof v.error === 'string')) {
             text = [str(v.output), str(v.error)].filter(Boolean).join('\n');
             isError = (typeof v.exit_code === 'number' && v.exit_code !== 0) || typeof v.error === 'string';
+            if (typeof v.exit_code === 'number') exitCode = v.exit_code;
           }
         } catch {
           // not JSON after all: the text as it is
         }
       }
-      pushBlock(blocks, 'tool_output', text, { timestamp, callId: str(r.tool_call_id), label: str(r.tool_name), isError: isError ? true : undefined });
+      pushBlock(blocks, 'tool_output', text, { timestamp, callId: str(r.tool_call_id), label: str(r.tool_name), isError: isError ? true : undefined, exitCode });
     }
   }
   labelToolOutputs(blocks);

@@ -22,7 +22,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { warn } from '../errors.js';
-import { firstRecord, headRecords, newJsonlStats, readJsonl, tailRecords } from '../session/jsonl.js';
+import { firstRecord, headRecords, newJsonlStats, readJsonlNumbered, tailRecords } from '../session/jsonl.js';
 import { expandHome, homeOf, imagePlaceholder, isObject, joinContent, labelToolOutputs, prettyArgs, pushBlock, readDirQuiet, reportSkipped, statOrUndefined, str, titleFrom, toIso, UnreadableFiles } from './common.js';
 import type { AgentSession, Block, DiscoverOptions, Provider, SessionSummary } from './types.js';
 
@@ -74,7 +74,7 @@ function outputText(output: unknown): string {
   return joinContent(output, (p) => (typeof p === 'string' ? p : isObject(p) && p.type === 'text' ? str(p.text) ?? '' : undefined));
 }
 
-type Pending = { kind: 'assistant' | 'thinking'; text: string; timestamp?: string } | { kind: 'call'; id?: string; name?: string; args: string; timestamp?: string };
+type Pending = ({ kind: 'assistant' | 'thinking'; text: string; timestamp?: string } | { kind: 'call'; id?: string; name?: string; args: string; timestamp?: string }) & { lines: number[] };
 
 /** Streams the wire into blocks: deltas of one kind are joined until something else arrives. */
 class WireReader {
@@ -82,11 +82,25 @@ class WireReader {
   turnOpen = false;
   sawTurn = false;
   private pending?: Pending;
+  /** The wire file and the line being read: blocks name the lines their deltas came on. */
+  file?: string;
+  line = 0;
+
+  private located(from: number, lines: number[]): void {
+    if (!this.file) return;
+    for (let i = from; i < this.blocks.length; i++) this.blocks[i]!.raw = { file: this.file, lines };
+  }
 
   private flush(): void {
     const p = this.pending;
     this.pending = undefined;
     if (!p) return;
+    const from = this.blocks.length;
+    this.flushInto(p);
+    this.located(from, p.lines);
+  }
+
+  private flushInto(p: Pending): void {
     if (p.kind === 'call') {
       let input: unknown = p.args;
       try {
@@ -100,10 +114,12 @@ class WireReader {
 
   private delta(kind: 'assistant' | 'thinking', text: string | undefined, timestamp?: string): void {
     if (!text) return;
-    if (this.pending?.kind === kind) this.pending.text += text;
-    else {
+    if (this.pending?.kind === kind) {
+      this.pending.text += text;
+      this.pending.lines.push(this.line);
+    } else {
       this.flush();
-      this.pending = { kind, text, timestamp };
+      this.pending = { kind, text, timestamp, lines: [this.line] };
     }
   }
 
@@ -112,7 +128,16 @@ class WireReader {
     if (!message) return;
     const p = isObject(message.payload) ? message.payload : {};
     const timestamp = toIso(r.timestamp);
-    switch (message.type) {
+    const from = this.blocks.length;
+    this.read(message.type, p, timestamp);
+    // blocks this record pushed itself (prompt, tool result, compaction) come from its line;
+    // a streamed block it flushed already names the lines of its deltas
+    if (this.file) for (let i = from; i < this.blocks.length; i++) this.blocks[i]!.raw ??= { file: this.file, lines: [this.line] };
+    if (message.type === 'TurnEnd' && this.blocks.length > 0 && this.file) this.blocks.at(-1)!.ended = { state: 'completed', evidence: 'TurnEnd', raw: { file: this.file, lines: [this.line] }, at: timestamp };
+  }
+
+  private read(type: unknown, p: Rec, timestamp: string | undefined): void {
+    switch (type) {
       case 'TurnBegin':
       case 'SteerInput':
         this.flush();
@@ -129,7 +154,10 @@ class WireReader {
         this.call(p, timestamp);
         break;
       case 'ToolCallPart':
-        if (this.pending?.kind === 'call') this.pending.args += str(p.arguments_part) ?? '';
+        if (this.pending?.kind === 'call') {
+          this.pending.args += str(p.arguments_part) ?? '';
+          this.pending.lines.push(this.line);
+        }
         break;
       case 'ToolResult': {
         this.flush();
@@ -153,7 +181,7 @@ class WireReader {
   private call(p: Rec, timestamp?: string): void {
     this.flush();
     const fn = isObject(p.function) ? p.function : {};
-    this.pending = { kind: 'call', id: str(p.id), name: str(fn.name), args: str(fn.arguments) ?? '', timestamp };
+    this.pending = { kind: 'call', id: str(p.id), name: str(fn.name), args: str(fn.arguments) ?? '', timestamp, lines: [this.line] };
   }
 
   finish(): Block[] {
@@ -166,7 +194,11 @@ class WireReader {
 export async function parseKimiWire(path: string, warnFn: (m: string) => void = warn, cwd?: string): Promise<AgentSession> {
   const stats = newJsonlStats();
   const reader = new WireReader();
-  for await (const value of readJsonl(path, stats)) if (isObject(value)) reader.add(value);
+  reader.file = path;
+  for await (const { value, line } of readJsonlNumbered(path, stats)) {
+    reader.line = line;
+    if (isObject(value)) reader.add(value);
+  }
   reportSkipped(path, stats, warnFn);
   const blocks = reader.finish();
   const times = blocks.map((b) => b.timestamp).filter((t): t is string => t !== undefined);

@@ -120,7 +120,8 @@ export function eventBlocks(e: Rec): Block[] {
       const obs = isObject(e.observation) ? e.observation : {};
       const exit = typeof obs.exit_code === 'number' ? obs.exit_code : isObject(obs.metadata) && typeof obs.metadata.exit_code === 'number' ? obs.metadata.exit_code : undefined;
       const failed = obs.is_error === true || (exit !== undefined && exit !== 0 && exit !== -1);
-      pushBlock(blocks, 'tool_output', textOf(obs.content) || (exit !== undefined ? '(no output)' : ''), { timestamp, label: str(e.tool_name), callId, isError: failed ? true : undefined });
+      // -1: the command had not exited when the observation was written (a timeout): no code
+      pushBlock(blocks, 'tool_output', textOf(obs.content) || (exit !== undefined ? '(no output)' : ''), { timestamp, label: str(e.tool_name), callId, isError: failed ? true : undefined, exitCode: exit === -1 ? undefined : exit });
       break;
     }
     case 'UserRejectObservation':
