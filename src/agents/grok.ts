@@ -9,7 +9,7 @@
 import { readFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { warn } from '../errors.js';
-import { newJsonlStats, readJsonl } from '../session/jsonl.js';
+import { newJsonlStats, readJsonlNumbered } from '../session/jsonl.js';
 import { expandHome, homeOf, isObject, labelToolOutputs, prettyArgs, readDirQuiet, reportSkipped, statOrUndefined, str, titleFrom, toIso, UnreadableFiles } from './common.js';
 import type { AgentSession, Block, BlockKind, DiscoverOptions, Provider, SessionSummary } from './types.js';
 
@@ -37,12 +37,21 @@ function updateOf(line: Rec): Rec | undefined {
   return typeof update.sessionUpdate === 'string' || typeof update.type === 'string' ? update : undefined;
 }
 
-export function acpBlocks(lines: Rec[]): { blocks: Block[]; open: boolean } {
+/** `where`: the file and each record's line number, so blocks name the lines they were built from. */
+export function acpBlocks(lines: Rec[], where?: { file: string; lines: number[] }): { blocks: Block[]; open: boolean } {
   const blocks: Block[] = [];
   const calls = new Map<string, { call: Block; output?: Block }>();
+  const from = new Map<Block, number[]>();
+  const seen = (b: Block | undefined, i: number): void => {
+    if (!b || !where) return;
+    const at = from.get(b);
+    if (at) {
+      if (at.at(-1) !== where.lines[i]) at.push(where.lines[i]!);
+    } else from.set(b, [where.lines[i]!]);
+  };
   let current: Block | undefined;
   let open = false;
-  for (const line of lines) {
+  for (const [i, line] of lines.entries()) {
     const u = updateOf(line);
     if (!u) continue;
     const kind = str(u.sessionUpdate) ?? str(u.type) ?? '';
@@ -55,6 +64,7 @@ export function acpBlocks(lines: Rec[]): { blocks: Block[]; open: boolean } {
         current = { kind: chunk, text, ...(timestamp ? { timestamp } : {}) };
         blocks.push(current);
       }
+      seen(current, i);
       if (chunk === 'user') open = true;
       continue;
     }
@@ -68,6 +78,7 @@ export function acpBlocks(lines: Rec[]): { blocks: Block[]; open: boolean } {
         entry = { call };
         calls.set(id, entry);
       } else if (u.rawInput !== undefined) entry.call.text = prettyArgs(u.rawInput);
+      if (kind === 'tool_call' || u.rawInput !== undefined) seen(entry.call, i);
       const status = str(u.status);
       const text = contentText(u.content) || (u.rawOutput !== undefined ? (typeof u.rawOutput === 'string' ? u.rawOutput : prettyArgs(u.rawOutput)) : '');
       if (text !== '' || status === 'completed' || status === 'failed') {
@@ -77,9 +88,15 @@ export function acpBlocks(lines: Rec[]): { blocks: Block[]; open: boolean } {
         }
         if (text !== '') entry.output.text = text;
         if (status === 'failed') entry.output.isError = true;
+        seen(entry.output, i);
       }
-    } else if (kind === 'turn_completed' || kind === 'turn_end') open = false;
+    } else if (kind === 'turn_completed' || kind === 'turn_end') {
+      open = false;
+      const last = blocks.at(-1);
+      if (last) last.ended = { state: 'completed', evidence: kind, at: timestamp, ...(where ? { raw: { file: where.file, lines: [where.lines[i]!] } } : {}) };
+    }
   }
+  if (where) for (const [b, at] of from) b.raw = { file: where.file, lines: at };
   const kept = blocks.filter((b) => b.text.trim() !== '').map((b) => ({ ...b, text: b.text.trim() }));
   labelToolOutputs(kept);
   return { blocks: kept, open };
@@ -116,11 +133,16 @@ const cwdFromFolder = (dir: string): string | undefined => {
 async function loadGrok(path: string, warnFn: (m: string) => void): Promise<AgentSession> {
   const stats = newJsonlStats();
   const lines: Rec[] = [];
-  for await (const v of readJsonl(path, stats)) if (isObject(v)) lines.push(v);
+  const numbers: number[] = [];
+  for await (const { value, line } of readJsonlNumbered(path, stats)) {
+    if (!isObject(value)) continue;
+    lines.push(value);
+    numbers.push(line);
+  }
   reportSkipped(path, stats, warnFn);
   const dir = dirname(path);
   const meta = readSummary(dir);
-  const { blocks, open } = acpBlocks(lines);
+  const { blocks, open } = acpBlocks(lines, { file: path, lines: numbers });
   const times = lines.map((l) => toIso(l.timestamp)).filter((t): t is string => t !== undefined);
   return {
     id: meta.id ?? basename(dir),

@@ -50,6 +50,9 @@ describe('grok', () => {
     expect(turn.blocks.map((b) => b.kind)).toEqual(['user', 'thinking', 'assistant', 'tool_call', 'tool_output', 'assistant']);
     expect(turn.blocks[0]!.text).toBe('why is auth.test flaky?');
     expect(turn.blocks[4]).toMatchObject({ label: 'bash', callId: 'tc1', text: '1 failed: timeout', isError: true });
+    // each block names the update lines it was built from; turn_completed is the turn's end
+    expect(turn.blocks.map((b) => (b.raw as { lines: number[] }).lines)).toEqual([[1, 2], [3], [4], [5], [7], [8, 9]]);
+    expect((turn as { ended?: unknown }).ended).toMatchObject({ state: 'completed', evidence: 'turn_completed', part: 6, raw: { lines: [10] } });
     expect(runCli(['copy', 'grok', 'out', '--print'], { env, cwd: work }).stdout.trimEnd()).toBe('It times out under load.');
   });
 
