@@ -13,7 +13,7 @@ import {
   expandHome, homeOf, isObject, labelToolOutputs, prettyArgs, pushBlock, str, titleFrom, toIso, sessionOfSummary,
 } from './common.js';
 import { columnsOf, withReadOnlyDb } from './sqlite.js';
-import type { AgentSession, Block, DiscoverOptions, Provider, SessionSummary } from './types.js';
+import type { AgentSession, Block, DiscoverOptions, Provider, RawLocator, SessionSummary, TurnEnd } from './types.js';
 
 type Rec = Record<string, unknown>;
 
@@ -55,17 +55,32 @@ const parse = (text: unknown): unknown => {
   }
 };
 
-export function crushBlocks(rows: Rec[]): { blocks: Block[]; open: boolean } {
+/** `finish.reason` of an assistant message: end_turn ends the turn, canceled aborts it, error fails it. */
+function finishEnd(reason: string | undefined): TurnEnd['state'] | undefined {
+  if (reason === 'end_turn' || reason === 'stop') return 'completed';
+  if (reason === 'canceled' || reason === 'cancelled') return 'aborted';
+  if (reason === 'error' || reason === 'permission_denied') return 'error';
+  return undefined; // tool_use: the turn goes on
+}
+
+/** `db`: the database the rows came from, for raw locators (message rows by rowid). */
+export function crushBlocks(rows: Rec[], db?: string): { blocks: Block[]; open: boolean } {
   const blocks: Block[] = [];
   let open = false;
   for (const r of rows) {
     const parts = parse(r.parts);
     if (!Array.isArray(parts)) continue;
+    const from = blocks.length;
+    const raw: RawLocator | undefined = db && typeof r._rowid === 'number' ? { db, table: 'messages', column: 'rowid', ids: [r._rowid] } : undefined;
+    const located = (): void => {
+      if (raw) for (let i = from; i < blocks.length; i++) blocks[i]!.raw = raw;
+    };
     const timestamp = toIso(r.created_at);
     const role = str(r.role);
     if (r.is_summary_message === 1 || r.is_summary_message === true) {
       const text = parts.filter(isObject).map((p) => (p.type === 'text' && isObject(p.data) ? str(p.data.text) ?? '' : '')).join('\n');
       pushBlock(blocks, 'compaction', text || 'conversation summarized', { timestamp });
+      located();
       continue;
     }
     for (const part of parts) {
@@ -92,13 +107,18 @@ export function crushBlocks(rows: Rec[]): { blocks: Block[]; open: boolean } {
           pushBlock(blocks, 'tool_output', str(d.output) || (exit !== undefined ? '(no output)' : ''), { timestamp, label: 'shell_command', isError: exit !== undefined && exit !== 0 ? true : undefined, exitCode: exit });
           break;
         }
-        case 'finish':
+        case 'finish': {
           if (role === 'assistant') open = str(d.reason) === 'tool_use';
+          const state = role === 'assistant' ? finishEnd(str(d.reason)) : undefined;
+          const last = blocks.at(-1);
+          if (state && last) last.ended = { state, evidence: `finish: ${str(d.reason)}`, at: toIso(d.time) ?? timestamp, ...(raw ? { raw } : {}) };
           break;
+        }
         default:
           break; // image_url, binary: attachments
       }
     }
+    located();
     if (role === 'user') open = true;
     else if (role === 'assistant' && !parts.some((p) => isObject(p) && p.type === 'finish')) open = r.finished_at == null;
   }
@@ -110,7 +130,7 @@ function messageRows(db: Database, id: string, limit?: number): Rec[] {
   const cols = columnsOf(db, 'messages');
   if (!cols.has('parts')) return [];
   const pick = (c: string): string => (cols.has(c) ? c : `NULL AS ${c}`);
-  return db.prepare(`SELECT role, parts, ${pick('created_at')}, ${pick('finished_at')}, ${pick('is_summary_message')} FROM messages WHERE session_id = ? ORDER BY ${cols.has('created_at') ? 'created_at, rowid' : 'rowid'}${limit ? ` LIMIT ${limit}` : ''}`).all(id) as Rec[];
+  return db.prepare(`SELECT rowid AS _rowid, role, parts, ${pick('created_at')}, ${pick('finished_at')}, ${pick('is_summary_message')} FROM messages WHERE session_id = ? ORDER BY ${cols.has('created_at') ? 'created_at, rowid' : 'rowid'}${limit ? ` LIMIT ${limit}` : ''}`).all(id) as Rec[];
 }
 
 const SEP = '::';
@@ -148,7 +168,7 @@ async function load(summary: SessionSummary): Promise<AgentSession> {
   const at = summary.location.lastIndexOf(SEP);
   const db = summary.location.slice('crush:'.length, at);
   const rows = (await withReadOnlyDb(db, 'the Crush database', (conn) => messageRows(conn, summary.id))) ?? [];
-  const { blocks, open } = crushBlocks(rows);
+  const { blocks, open } = crushBlocks(rows, db);
   return sessionOfSummary(summary, blocks, blocks.length > 0 && open);
 }
 

@@ -45,7 +45,10 @@ describe('crush', () => {
     expect(JSON.parse(listed.stdout)).toEqual([expect.objectContaining({ id: 'c1', title: 'CI is red', cwd: project, turns: 1, updated_at: new Date(1796119300 * 1000).toISOString() })]);
     const turn = JSON.parse(runCli(['show', 'crush/c1/1', '--json'], { env }).stdout) as { blocks: Record<string, unknown>[] };
     expect(turn.blocks.map((b) => b.kind)).toEqual(['user', 'tool_call', 'tool_output', 'thinking', 'tool_call', 'tool_output', 'assistant', 'compaction']);
-    expect(turn.blocks[2]).toMatchObject({ label: 'shell_command', text: 'FAIL pkg/a', isError: true });
+    expect(turn.blocks[2]).toMatchObject({ label: 'shell_command', text: 'FAIL pkg/a', isError: true, exitCode: 1 });
+    // message rows by rowid (m2 is the second row); finish end_turn on m5 ends the turn
+    expect(turn.blocks[1]!.raw).toMatchObject({ table: 'messages', column: 'rowid', ids: [2] });
+    expect((turn as { ended?: unknown }).ended).toMatchObject({ state: 'completed', evidence: 'finish: end_turn', part: 7 });
     expect(turn.blocks[5]).toMatchObject({ label: 'view', callId: 'tc1' });
     expect(runCli(['copy', 'crush', 'out', '--print'], { env }).stdout.trimEnd()).toBe('TestA expects an env var CI does not set.');
   });
