@@ -165,3 +165,36 @@ describe('recency selectors with --by', () => {
     expect(mine.stdout).toBe('terminal/t1/1\n');
   });
 });
+
+describe('exit codes come from the agent, or not at all', () => {
+  const listed = (set: string): RunJson[] => {
+    const t = tempDir('sivtr-runs-exit-');
+    try {
+      copyRealHome(set, '/nowhere', join(t.path, 'home'), '/nowhere');
+      const r = runCli(['runs', '--global', '--json'], { env: cleanEnv(join(t.path, 'home')) });
+      expect(r.code).toBe(0);
+      return JSON.parse(r.stdout) as RunJson[];
+    } finally {
+      t.cleanup();
+    }
+  };
+
+  it('Codex recorded "Process exited with code 0": each run says 0', () => {
+    const codex = listed('codex-0.171.0');
+    // the fork replays turn 1 of its parent: its two calls are listed once
+    expect(codex.map((r) => [r.command, r.exit_code, r.status])).toEqual([
+      ['echo hello', 0, 'success'],
+      ['cat notes.txt', 0, 'success'],
+      ['echo hello', 0, 'success'],
+    ]);
+  });
+
+  it('Gemini CLI and Pi recorded none: none is given', () => {
+    for (const set of ['gemini-0.61.0', 'pi-0.73.1']) {
+      const runs = listed(set);
+      expect(runs.length).toBeGreaterThan(0);
+      for (const r of runs) expect(r, set).toMatchObject({ command: 'echo hello', output: 'hello', status: 'unknown' });
+      for (const r of runs) expect(r.exit_code, set).toBeUndefined();
+    }
+  });
+});
