@@ -9,6 +9,7 @@ import { ensurePrivateDir } from '../files.js';
 import { tryLoadPty } from './pty.js';
 import { dataDir, terminalLogPath, terminalsDir } from '../session/paths.js';
 import { inlineSink, workerSink, type RecorderSink } from './sink.js';
+import { loadCaptureRules, NO_RULES, type CaptureRulesData } from '../session/capture-rules.js';
 import { MarkerTokenizer } from './tokenizer.js';
 import { shellKind, shellLaunch } from './hooks.js';
 import { RAN_LINE } from './install.js';
@@ -56,6 +57,15 @@ function signalNumber(signal: string | null | undefined): number | undefined {
   return table[signal];
 }
 
+/** The `[capture]` rules; a config that cannot be read costs the rules, never the shell. */
+async function captureRulesOrNone(env: NodeJS.ProcessEnv): Promise<CaptureRulesData> {
+  try {
+    return await loadCaptureRules(env);
+  } catch {
+    return NO_RULES;
+  }
+}
+
 export async function runShellProxy(options: ProxyOptions): Promise<number> {
   const { shell } = options;
   // Under an rc block stderr goes to a file the block reads; what the user must see goes to the terminal.
@@ -77,6 +87,8 @@ export async function runShellProxy(options: ProxyOptions): Promise<number> {
   if (!options.passthrough && kind === undefined) {
     tell(`${shell} has no sivtr hooks (bash, zsh, pwsh): running it without recording`);
   }
+  // Read before the shell starts: its first bytes must find the sink ready.
+  const rules = record ? await captureRulesOrNone(baseEnv) : NO_RULES;
   const nonce = randomBytes(16).toString('hex');
   const terminalId = newTerminalId();
   const childEnv: Record<string, string> = {};
@@ -143,7 +155,7 @@ export async function runShellProxy(options: ProxyOptions): Promise<number> {
   };
   let sink: RecorderSink | undefined;
   if (logPath) {
-    const sinkOptions = { nonce, logPath, debug: Boolean(baseEnv.SIVTR_DEBUG) };
+    const sinkOptions = { nonce, logPath, debug: Boolean(baseEnv.SIVTR_DEBUG), rules };
     // A worker thread renders huge outputs beside the passthrough instead of in its way (0.9x a bare
     // PTY reader instead of 0.5x, measured on 2 cores); SIVTR_RECORDER_INLINE=1 keeps it in this thread.
     sink = (baseEnv.SIVTR_RECORDER_INLINE ? undefined : workerSink(sinkOptions, flow)) ?? inlineSink(sinkOptions);

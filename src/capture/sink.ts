@@ -6,6 +6,7 @@ import { dirname, join } from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
 import { fileURLToPath } from 'node:url';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
+import { applyCaptureRules, compileCaptureRules, type CaptureRulesData } from '../session/capture-rules.js';
 import { LogWriter } from '../session/log.js';
 import { Recorder } from './recorder.js';
 
@@ -18,7 +19,7 @@ export interface RecorderSink {
   finish(): Promise<SinkStats>;
 }
 
-type Options = { nonce: string; logPath: string; debug?: boolean };
+type Options = { nonce: string; logPath: string; debug?: boolean; rules?: CaptureRulesData };
 
 /** Outstanding bytes at which the PTY pauses until the worker catches up (bounded memory). */
 const HIGH_WATER = 16 * 1024 * 1024;
@@ -32,9 +33,13 @@ function makeRecorder(options: Options, stats: SinkStats): Recorder {
   // Said on the user's terminal mid-session, maybe right after a prompt and in raw mode: a line of
   // its own, with carriage returns.
   const writer = new LogWriter(options.logPath, (message) => process.stderr.write(`\r\nsivtr: ${message}\r\n`));
+  const rules = options.rules && compileCaptureRules(options.rules);
   return new Recorder({
     nonce: options.nonce,
-    write: (entry) => {
+    write: (recorded) => {
+      // `[capture]` rules: an ignored command is never written, masked text never reaches the file.
+      const entry = applyCaptureRules(recorded, rules);
+      if (!entry) return;
       try {
         writer.append(entry);
         stats.entries++;

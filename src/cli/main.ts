@@ -4,6 +4,7 @@
 import { SivtrError, warn } from '../errors.js';
 import { guardClosedPipes } from './closed-pipe.js';
 import { maskedNote, note, revealSecrets } from './output.js';
+import { loadCaptureRules, useCaptureRules } from '../session/capture-rules.js';
 import { commands } from './commands/index.js';
 import { commandHelp, mainHelp } from './help.js';
 import { parseFast } from './parse-fast.js';
@@ -66,6 +67,7 @@ export async function main(argv: string[]): Promise<number> {
     const chosen = await resolve(argv);
     if (!chosen) return 0; // help or version was printed
     revealSecrets(chosen.args.reveal === true);
+    useCaptureRules(await loadCaptureRules());
     return (await chosen.module.run(chosen.args)) ?? 0;
   } catch (error) {
     if (error instanceof SivtrError) {

@@ -2,7 +2,8 @@
 // p1 prompt, p2 command, p3 output.
 import { basename } from 'node:path';
 import { SivtrError } from '../errors.js';
-import { isRecord, normaliseRaw, parseEntryLine, type SessionEntry } from '../session/entry.js';
+import { isRecord, normaliseRaw, parseRawEntryLine, type SessionEntry } from '../session/entry.js';
+import { activeCaptureRules, applyCaptureRules } from '../session/capture-rules.js';
 import { compareFile, edgesOf, filesUnchanged, pathsFingerprint, pathsUnchanged, type FileMark } from '../session/file-mark.js';
 import { jsonlLines } from '../session/jsonl.js';
 import { currentTerminalLog, listTerminalLogs, scanLogSpans, type TerminalLogInfo } from '../session/log.js';
@@ -143,12 +144,20 @@ async function updateLog(log: TerminalLogInfo, old: FileMark | undefined): Promi
   let start = grew ? old.parsed_bytes : 0;
   let positions = grew ? old.positions : 0;
   let lines = 0;
+  const rules = activeCaptureRules();
   const units: Unit[] = [];
   // Positions count valid entries only, exactly as `show` numbers records.
   for await (const { line, terminated, end } of jsonlLines(log.path, { start })) {
     lines++;
-    const entry = parseEntryLine(line);
+    const raw = parseRawEntryLine(line);
+    // The rules' verdict, as the log spans give it: an ignored command holds no position.
+    const allowed = raw && applyCaptureRules(raw, rules);
+    const entry = allowed && normaliseRaw(allowed);
     if (!entry) {
+      if (raw) {
+        start = end;
+        continue;
+      }
       if (terminated) start = end; // a bad line stays bad; an unterminated one may still be completed
       continue;
     }

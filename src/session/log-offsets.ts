@@ -2,11 +2,12 @@
 // `sivtr copy` re-validates only what was appended since the last run instead of the whole log.
 // The cache is keyed by the log's path and trusted only while the log's head and the bytes just
 // before the cached end are unchanged; anything else triggers a full rescan, with the same result.
-import { closeSync, fstatSync, openSync, readFileSync, readSync, rmSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readFileSync, readSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../files.js';
 import { isEntryShape, isRecord, normaliseRaw, parseRawEntryLine, type RawEntry } from './entry.js';
 import { bufferLines, newJsonlStats, parseJsonlLine, skippedLines } from './jsonl.js';
+import { activeCaptureRules, applyCaptureRules, KEPT_OUT, type CaptureRules } from './capture-rules.js';
 import { dataDir, type Env } from './paths.js';
 
 const VERSION = 2;
@@ -22,7 +23,7 @@ export type LogScan = { spans: ArrayLike<number>; skipped: number; size: number 
 export const spanCount = (scan: LogScan): number => scan.spans.length / 2;
 export const spanIsRecord = (scan: LogScan, i: number): boolean => scan.spans[2 * i + 1]! > 0;
 
-type CacheFile = { v: number; path: string; scannedTo: number; head: string; tail: string; skipped: number; spans: string };
+type CacheFile = { v: number; path: string; scannedTo: number; head: string; tail: string; skipped: number; spans: string; rules?: string };
 
 /** FNV-1a, for the cache file's name only. */
 function fnv(bytes: Uint8Array, seed = 0x811c9dc5): number {
@@ -89,8 +90,61 @@ function scanBytes(buf: Buffer, base: number, spans: number[], counts: { skipped
   return consumed;
 }
 
+/**
+ * The capture rules applied to lines the hooks appended (the recorder applies them before it
+ * writes): an ignored command's line is blanked, a line with a masked piece is rewritten in place,
+ * padded with spaces to its old length so no other byte moves. A masked line that would grow
+ * becomes a stub with the record's metadata and `[kept out]` for its text. When the log cannot be
+ * written, the spans still leave out ignored commands and `readSpan` masks what it returns.
+ * Returns the spans kept.
+ */
+function scrubSpans(logPath: string, body: Buffer, base: number, spans: number[], rules: CaptureRules): number[] {
+  const kept: number[] = [];
+  const writes: { at: number; bytes: Buffer }[] = [];
+  for (let i = 0; i < spans.length; i += 2) {
+    const start = spans[i]!;
+    const end = Math.abs(spans[i + 1]!);
+    const line = body.toString('utf8', start - base, end - base);
+    const raw = parseRawEntryLine(line);
+    const allowed = raw && applyCaptureRules(raw, rules);
+    const length = end - start;
+    if (allowed === raw) {
+      kept.push(start, spans[i + 1]!);
+      continue;
+    }
+    if (!allowed) {
+      writes.push({ at: start, bytes: Buffer.alloc(length, 0x20) });
+      continue;
+    }
+    // The masked entry (without its duration and prompt colours if that makes it fit), else (masks
+    // longer than what they hide) a stub that keeps the record's place and metadata: either way the
+    // line keeps its length.
+    const { cwd, ended_at, exit_code } = allowed;
+    const candidates = [allowed, { ...allowed, duration_ms: undefined, prompt_ansi: undefined }, { prompt: '', command: KEPT_OUT, output: '', cwd, ended_at, exit_code }, { prompt: '', command: KEPT_OUT, output: '' }];
+    const fits = candidates.map((c) => Buffer.from(JSON.stringify(c))).find((b) => b.length <= length);
+    writes.push({ at: start, bytes: fits ? Buffer.concat([fits, Buffer.alloc(length - fits.length, 0x20)]) : Buffer.alloc(length, 0x20) });
+    if (fits) kept.push(start, spans[i + 1]!);
+  }
+  if (writes.length > 0) {
+    try {
+      const fd = openSync(logPath, 'r+');
+      try {
+        for (const w of writes) writeSync(fd, w.bytes, 0, w.bytes.length, w.at);
+      } finally {
+        closeSync(fd);
+      }
+    } catch {
+      // A log sivtr may not write: readers still leave out and mask what the rules say.
+    }
+  }
+  return kept;
+}
+
 /** Valid entry spans of a log, reusing and refreshing the offsets cache. */
 export function scanLogOffsets(logPath: string, env: Env): LogScan {
+  const rules = activeCaptureRules();
+  // Spans cached under other rules may hold what these keep out: rescan (and scrub) the whole log.
+  const rulesKey = rules ? JSON.stringify(rules.data) : '';
   const fd = openSync(logPath, 'r');
   try {
     const size = fstatSync(fd).size;
@@ -101,6 +155,7 @@ export function scanLogOffsets(logPath: string, env: Env): LogScan {
     let from = 0;
     if (
       cached &&
+      (cached.rules ?? '') === rulesKey &&
       cached.scannedTo <= size &&
       cached.head === probe(fd, 0, Math.min(PROBE, cached.scannedTo)) &&
       cached.tail === probe(fd, Math.max(0, cached.scannedTo - PROBE), cached.scannedTo)
@@ -112,12 +167,13 @@ export function scanLogOffsets(logPath: string, env: Env): LogScan {
     const rest = Buffer.alloc(size - from);
     const n = rest.length > 0 ? readSync(fd, rest, 0, rest.length, from) : 0;
     const body = rest.subarray(0, n);
-    const added: number[] = [];
+    let added: number[] = [];
     // Only whole lines go into the cache; an unterminated last line is judged afresh each time.
     const consumed = scanBytes(body, from, added, counts, false);
+    if (rules && added.length > 0) added = scrubSpans(logPath, body, from, added, rules);
     const scannedTo = from + consumed;
     const whole = added.length === 0 ? known : [...Array.from(known), ...added];
-    if (!cached || scannedTo !== cached.scannedTo) {
+    if (!cached || scannedTo !== cached.scannedTo || (cached.rules ?? '') !== rulesKey) {
       writeCache(file, {
         v: VERSION,
         path: logPath,
@@ -126,10 +182,16 @@ export function scanLogOffsets(logPath: string, env: Env): LogScan {
         tail: probe(fd, Math.max(0, scannedTo - PROBE), scannedTo),
         skipped: counts.skipped,
         spans: encodeSpans(whole),
+        ...(rulesKey ? { rules: rulesKey } : {}),
       });
     }
-    const unterminated: number[] = [];
+    let unterminated: number[] = [];
     scanBytes(body.subarray(consumed), scannedTo, unterminated, counts, true);
+    if (rules && unterminated.length > 0) {
+      // Still being written: not rewritten, only left out when ignored (readSpan masks the rest).
+      const raw = parseRawEntryLine(body.toString('utf8', consumed, body.length));
+      if (raw && rules.ignores(raw.command)) unterminated = [];
+    }
     return { spans: unterminated.length === 0 ? whole : [...Array.from(whole), ...unterminated], skipped: counts.skipped, size };
   } finally {
     closeSync(fd);
@@ -146,7 +208,8 @@ export function readSpan(logPath: string, scan: LogScan, i: number): RawEntry {
     readSync(fd, buf, 0, buf.length, start);
     const raw = parseRawEntryLine(buf.toString('utf8'));
     if (!raw) throw new Error(`log changed while reading ${logPath}`);
-    return raw;
+    // An ignored command reaches here only from a log cached before the rule: say so, show nothing.
+    return applyCaptureRules(raw, activeCaptureRules()) ?? { prompt: '', command: KEPT_OUT, output: '' };
   } finally {
     closeSync(fd);
   }

@@ -5,7 +5,7 @@ import { decodeCursor, DEFAULT_MAX_CHARS, pageOf, type Cursor, type Page } from 
 import { partsSpec } from '../../memory/ref.js';
 import { resolveRef, type Resolved } from '../../memory/resolve.js';
 import { requireRefSource } from '../source-name.js';
-import { note, out, outJson } from '../output.js';
+import { masked, note, out, outJson } from '../output.js';
 import { refText } from '../ref-text.js';
 import type { CommandSpec, ParsedArgs } from '../spec.js';
 import { listOptions, SCOPE_FLAGS } from './common.js';
@@ -87,7 +87,8 @@ export async function run(args: ParsedArgs): Promise<number> {
     outJson({ ref: stable, records: raw.records });
     return 0;
   }
-  const text = raw ? raw.text : refText(resolved, { ansi });
+  // Masked before paging: a page boundary must never cut a secret into halves the rules miss.
+  const text = masked(raw ? raw.text : refText(resolved, { ansi }));
   if (text === '' && resolved.units.length === 0) throw new SivtrError(`${ref} holds nothing yet`, 'run a command first');
   const maxChars = args['max-chars'] === undefined ? DEFAULT_MAX_CHARS : Number(args['max-chars']);
   const page = pageOf(text, { ref: stable, view: viewOf(args) }, { maxChars, cursor });
