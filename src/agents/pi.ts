@@ -10,7 +10,7 @@ import {
   readDirQuiet, reportSkipped, statOrUndefined, str, summariesInFolders, titleFrom, toIso, UnreadableFiles,
   joinContent,
 } from './common.js';
-import type { AgentSession, Block, DiscoverOptions, Provider, SessionSummary, TokenUsage, TurnEnd } from './types.js';
+import type { AgentSession, Block, DiscoverOptions, Provider, SessionSummary, TokenUsage, ToolTruncation, TurnEnd } from './types.js';
 
 type Rec = Record<string, unknown>;
 
@@ -32,6 +32,29 @@ function contentText(content: unknown): string {
 /** `/skill:name args` arrives as `<skill name="…">…</skill>` before the user's text. */
 function userText(content: unknown): string {
   return contentText(content).replace(/<skill name="([^"]*)"[^>]*>[\s\S]*?<\/skill>\s*/g, (_m, name: string) => `[skill: ${name}]\n`);
+}
+
+/**
+ * How Pi cut a tool output: the bash tool keeps the last lines and writes the whole output to a
+ * temp file, recording `details.truncation` (totalLines/outputLines, totalBytes/outputBytes) and
+ * `details.fullOutputPath`; a user's `!cmd` (bashExecution) records `truncated` and `fullOutputPath`.
+ */
+function truncationOf(holder: Rec | undefined): ToolTruncation | undefined {
+  if (!holder) return undefined;
+  const t = isObject(holder.truncation) ? holder.truncation : undefined;
+  const path = str(holder.fullOutputPath);
+  if (!path && t?.truncated !== true) return undefined;
+  const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
+  const out: ToolTruncation = {};
+  if (path) out.fullOutputPath = path;
+  if (t) {
+    const totalLines = num(t.totalLines), shownLines = num(t.outputLines), totalBytes = num(t.totalBytes), shownBytes = num(t.outputBytes);
+    if (totalLines !== undefined) out.totalLines = totalLines;
+    if (shownLines !== undefined) out.shownLines = shownLines;
+    if (totalBytes !== undefined) out.totalBytes = totalBytes;
+    if (shownBytes !== undefined) out.shownBytes = shownBytes;
+  }
+  return out;
 }
 
 /** Blocks of one message entry; `finished` tells whether an assistant message ends its turn. */
@@ -58,13 +81,15 @@ function messageBlocks(message: Rec, timestamp: string | undefined): { blocks: B
         callId: str(message.toolCallId),
         label: str(message.toolName),
         isError: message.isError === true ? true : undefined,
+        truncated: truncationOf(isObject(message.details) ? message.details : undefined),
       });
       break;
     case 'bashExecution': {
       // The user's own `!cmd`: a tool call and its output, not a turn start.
       pushBlock(blocks, 'tool_call', str(message.command), { timestamp, label: 'bash' });
       const exit = typeof message.exitCode === 'number' ? message.exitCode : undefined;
-      pushBlock(blocks, 'tool_output', str(message.output), { timestamp, label: 'bash', exitCode: exit, isError: (exit !== undefined && exit !== 0) || message.cancelled === true ? true : undefined });
+      const cut = message.truncated === true ? (truncationOf(message) ?? {}) : undefined;
+      pushBlock(blocks, 'tool_output', str(message.output), { timestamp, label: 'bash', exitCode: exit, isError: (exit !== undefined && exit !== 0) || message.cancelled === true ? true : undefined, truncated: cut });
       break;
     }
     default:

@@ -48,6 +48,9 @@ export type TurnEnd = {
  * The facts a block carries besides its kind and text. memory's Part is built from these too,
  * so a fact added here flows from provider to copy/show/search without being listed again.
  */
+/** How an agent cut a tool output, as it recorded it (Pi: `details.truncation`, `fullOutputPath`). */
+export type ToolTruncation = { fullOutputPath?: string; totalLines?: number; shownLines?: number; totalBytes?: number; shownBytes?: number };
+
 export type BlockFacts = {
   /** Tool name for tool_call / tool_output. */
   label?: string;
@@ -70,6 +73,8 @@ export type BlockFacts = {
   usage?: TokenUsage;
   /** The record(s) of the agent's files this block was read from. */
   raw?: RawLocator;
+  /** tool_output: the agent cut the output before recording it (its own figures; the full text's path when it kept one). */
+  truncated?: ToolTruncation;
   /**
    * Set on the last block before the provider's record of how the turn ended (the record that
    * ended it may carry no block itself). The last one in a turn is that turn's evidence.

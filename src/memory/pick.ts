@@ -3,9 +3,11 @@ import { SivtrError } from '../errors.js';
 import { renderParts, unitText, unitsText, replyParts, type Aspect, type RenderOptions } from './render.js';
 import { selectRecentRecords, type RecencyOptions } from './recent.js';
 import { selectRecent, type Recency } from './selector.js';
+import { restoreUnits } from './restore.js';
 import type { Part, Unit } from './types.js';
 
-export type Picked = { text: string; plain: string; what: string };
+/** `ref`: where the whole of what was picked can be shown again, when it is one record or part; `notes`: lines for stderr (a restored tool output). */
+export type Picked = { text: string; plain: string; what: string; ref?: string; notes?: string[] };
 
 export type TerminalMode = 'block' | 'in' | 'out' | 'cmd';
 export const TERMINAL_MODES: Record<string, Aspect> = { in: 'input', out: 'output', cmd: 'command' };
@@ -40,7 +42,8 @@ export function pickTerminal(units: Unit[], aspect: Aspect, recency: Recency, op
     );
   }
   const plain = opts.ansi ? unitsText(chosen, aspect, { ...opts, ansi: false }) : text;
-  return { text, plain, what: describe(chosen) };
+  const suffix = aspect === 'output' ? '/p3' : aspect === 'command' ? '/p2' : '';
+  return { text, plain, what: describe(chosen), ...(chosen.length === 1 ? { ref: chosen[0]!.ref + suffix } : {}) };
 }
 
 export type AgentMode = 'turn' | 'in' | 'out' | 'tool' | 'all';
@@ -73,11 +76,21 @@ const NOUNS: Record<AgentMode, string> = { turn: 'completed turn', in: 'user mes
 export function pickAgent(units: Unit[], mode: AgentMode, recency: Recency | undefined, sessionLabel: string): Picked {
   const items = itemsFor(units, mode);
   if (items.length === 0) throw new SivtrError(`no ${NOUNS[mode]} in ${sessionLabel} yet`, 'pick another session with --session N or ID');
-  const chosen = mode === 'all' && recency === undefined ? items : selectRecent(items, recency ?? { from: 1, to: 1 }, NOUNS[mode]);
+  const picked = mode === 'all' && recency === undefined ? items : selectRecent(items, recency ?? { from: 1, to: 1 }, NOUNS[mode]);
+  // Cut tool outputs among what was picked come back whole where the agent kept the full text.
+  const notes: string[] = [];
+  const chosen = picked.map((item) => {
+    if (!item.parts.some((p) => p.truncated)) return item;
+    const restored = restoreUnits([{ ...item.unit, parts: item.parts }]);
+    notes.push(...restored.notes);
+    return { unit: item.unit, parts: restored.units[0]!.parts };
+  });
   const render = (item: Item): string =>
     mode === 'turn' || mode === 'all' ? renderParts(item.parts) : item.parts.map((p) => p.text).join('\n\n');
   const text = chosen.map(render).join('\n\n');
   const turns = [...new Set(chosen.map((i) => i.unit.index))];
   const what = `${sessionLabel} turn${turns.length === 1 ? '' : 's'} ${turns.length === 1 ? turns[0] : `${turns[0]}–${turns.at(-1)}`}`;
-  return { text, plain: text, what };
+  const one = chosen.length === 1 ? chosen[0]! : undefined;
+  const ref = one && (one.parts.length === 1 ? `${one.unit.ref}/p${one.parts[0]!.n}` : one.unit.ref);
+  return { text, plain: text, what, ...(ref ? { ref } : {}), ...(notes.length > 0 ? { notes } : {}) };
 }

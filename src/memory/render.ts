@@ -29,7 +29,7 @@ function terminalText(unit: Unit, aspect: Aspect, opts: RenderOptions): string {
 
 export function partHeading(part: Part): string {
   const what = part.label ? `${part.kind}: ${part.label}` : part.kind;
-  return `── p${part.n} ${what}${part.isError ? ' (error)' : ''} ──`;
+  return `── p${part.n} ${what}${part.isError ? ' (error)' : ''}${part.restored ? ' (restored)' : ''} ──`;
 }
 
 /** An agent turn (or any list of parts) with a heading line per part. */

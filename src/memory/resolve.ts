@@ -1,6 +1,7 @@
 // Ref → the units (and maybe one part) it names.
 import { SivtrError } from '../errors.js';
 import { parseRef, type Ref } from './ref.js';
+import { restoreResolved } from './restore.js';
 import { getSource } from './sources.js';
 import type { ListOptions, OpenedSession, Part, Unit } from './types.js';
 
@@ -8,9 +9,23 @@ import type { ListOptions, OpenedSession, Part, Unit } from './types.js';
  * `single`: the ref names one unit (`terminal/3f2a/4`, or `history/12`, a capture), not a list.
  * `parts`: the parts a ref names (`…/3/p2-4`), in order; `part` when it names exactly one.
  */
-export type Resolved = { ref: Ref; session: OpenedSession; units: Unit[]; part?: Part; parts?: Part[]; single: boolean };
+export type Resolved = {
+  ref: Ref;
+  session: OpenedSession;
+  units: Unit[];
+  part?: Part;
+  parts?: Part[];
+  single: boolean;
+  /** Tool outputs the agent cut: restored from its side file, or how much was cut (one line each, for stderr). */
+  notes?: string[];
+};
 
+/** What a ref names, with every cut tool output in it restored where the agent kept the full text. */
 export async function resolveRef(text: string, opts: ListOptions): Promise<Resolved> {
+  return restoreResolved(await resolveAsRecorded(text, opts));
+}
+
+async function resolveAsRecorded(text: string, opts: ListOptions): Promise<Resolved> {
   const ref = parseRef(text);
   const source = getSource(ref.source);
   const session = await source.open(ref.session, opts);

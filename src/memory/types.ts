@@ -12,6 +12,8 @@ export type Part = BlockFacts & {
   ansi?: string;
   /** A terminal command as the terminal showed it (continuation prompts included), when that differs from `text`. */
   shown?: string;
+  /** The text is the full output the agent cut, read back from this file (memory/restore.ts). */
+  restored?: string;
 };
 
 /** A terminal record or an agent turn. */

@@ -11,6 +11,8 @@ import { refText } from '../ref-text.js';
 import { requireRefSource } from '../source-name.js';
 import { getSource, isSourceName, sourceNames } from '../../memory/sources.js';
 import { deliver } from '../deliver.js';
+import { masked, note } from '../output.js';
+import { fitToBudget, parseBudget } from '../../memory/budget.js';
 import { unknownWord } from '../suggest.js';
 import type { CommandSpec, ParsedArgs } from '../spec.js';
 import type { AspectName } from '../picker/types.js';
@@ -22,6 +24,7 @@ export const spec: CommandSpec = {
   describe: 'copy a recorded block (or an agent message) to the clipboard',
   positionals: [{ name: 'what', describe: '[in|out|cmd] [SELECTOR], PROVIDER [in|out|tool|all] [SELECTOR], or a ref (claude/3f2a9c1d/3/p2-4)', variadic: true }],
   flags: {
+    budget: { type: 'string', describe: 'keep what matters within N tokens (2k, estimated) or N characters (8000c)' },
     print: { type: 'boolean', alias: 'p', describe: 'also write the text to stdout' },
     ansi: { type: 'boolean', describe: 'keep colours (SGR sequences)' },
     prompt: { type: 'string', describe: 'replace the recorded prompt with P' },
@@ -48,7 +51,7 @@ async function pickRef(ref: string, args: ParsedArgs): Promise<Picked> {
   const resolved = await resolveRef(ref, listOptions(args));
   const text = refText(resolved, { ansi: Boolean(args.ansi) });
   const plain = args.ansi ? refText(resolved) : text;
-  return { text, plain, what: ref };
+  return { text, plain, what: ref, ref, ...(resolved.notes ? { notes: resolved.notes } : {}) };
 }
 
 async function pickFor(args: ParsedArgs): Promise<Picked> {
@@ -105,10 +108,18 @@ export async function run(args: ParsedArgs): Promise<number> {
   if (args.pick) return copyWithPicker(args);
   const picked = await pickFor(args);
   const filter = { regex: str(args.regex), ignoreCase: Boolean(args['ignore-case']), lines: str(args.lines) };
-  const text = filterLines(picked.text, filter, picked.plain);
+  const budget = args.budget !== undefined ? parseBudget(String(args.budget)) : undefined;
+  let text = filterLines(picked.text, filter, picked.plain);
   if (text === '' && picked.text !== '') {
     const used = [filter.regex !== undefined ? `--regex "${filter.regex}"` : '', filter.lines !== undefined ? `--lines "${filter.lines}"` : ''].filter(Boolean).join(' and ');
     throw new SivtrError(`no line matched ${used}`, 'loosen the filter or pick another record');
+  }
+  for (const line of picked.notes ?? []) note(line);
+  if (budget) {
+    // Secrets are masked before cutting, so the budget counts what is really copied.
+    const fitted = fitToBudget(masked(text), budget, picked.ref);
+    if (fitted.cut) note(`kept ${fitted.keptLines} of ${fitted.totalLines} lines within ${budget.label}`);
+    text = fitted.text;
   }
   await deliver(text, { print: Boolean(args.print), what: picked.what });
   return 0;

@@ -75,6 +75,7 @@ export async function run(args: ParsedArgs): Promise<number> {
   requireRefSource(ref);
   const ansi = Boolean(args.ansi);
   const resolved = await resolveRef(ref, listOptions(args));
+  for (const line of resolved.notes ?? []) note(line);
   const stable = stableRef(ref, resolved);
   if (cursor && cursor.ref !== stable) throw new UsageError(`this cursor continues ${cursor.ref}, not ${ref}`, `run \`sivtr show ${cursor.ref} --cursor …\` or leave the ref out`);
   const paging = args['max-chars'] !== undefined || cursor !== undefined;
