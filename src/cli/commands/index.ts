@@ -13,6 +13,7 @@ export const commands: CommandEntry[] = [
   { name: 'projects', load: () => import('./projects.js') },
   { name: 'runs', load: () => import('./runs.js') },
   { name: 'errors', load: () => import('./errors.js') },
+  { name: 'brief', load: () => import('./brief.js') },
   { name: 'pick', load: () => import('./pick.js') },
   { name: 'run', load: () => import('./run.js') },
   { name: 'pipe', load: () => import('./pipe.js') },
