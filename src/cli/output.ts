@@ -94,9 +94,12 @@ export function shortPath(path: string | undefined, missing = '-'): string {
   return home && (path === home || path.startsWith(home + '/')) ? '~' + path.slice(home.length) : path;
 }
 
-/** Text on one line, whitespace collapsed, cut to `max` characters with an ellipsis. */
+/**
+ * Text on one line, whitespace collapsed, cut to `max` characters with an ellipsis. Masked before
+ * the cut: half a token no longer matches its rule, so masking after it would print that half.
+ */
 export function oneLine(text: string, max = 100): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
+  const flat = masked(text).replace(/\s+/g, ' ').trim();
   return flat.length > max ? flat.slice(0, max - 1) + '…' : flat;
 }
 

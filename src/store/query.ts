@@ -58,8 +58,21 @@ export function snippet(text: string, terms: QueryTerms, width = 120): string {
     }
   }
   if (flat.length <= width) return flat;
-  if (at === -1) return flat.slice(0, width - 1) + '…';
-  const start = Math.max(0, Math.min(at - Math.floor((width - len) / 3), flat.length - width));
-  const body = flat.slice(start, start + width);
-  return (start > 0 ? '…' : '') + body + (start + width < flat.length ? '…' : '');
+  const from = at === -1 ? 0 : Math.max(0, Math.min(at - Math.floor((width - len) / 3), flat.length - width));
+  const [start, end] = wholeWords(flat, from, from + (at === -1 ? width - 1 : width));
+  return (start > 0 ? '…' : '') + flat.slice(start, end) + (end < flat.length ? '…' : '');
+}
+
+// Secrets are masked when the excerpt is printed; a token cut in half there no longer matches its
+// rule, so an excerpt widens to the token-like word it would cut (up to the longest token a rule
+// knows); prose in scripts without spaces is cut where it was.
+const LONGEST_WORD = 260;
+const TOKEN_CHAR = /[A-Za-z0-9_+/=.:@-]/;
+
+function wholeWords(flat: string, start: number, end: number): [number, number] {
+  let s = start;
+  while (s > 0 && start - s < LONGEST_WORD && TOKEN_CHAR.test(flat[s - 1]!) && TOKEN_CHAR.test(flat[s]!)) s--;
+  let e = end;
+  while (e < flat.length && e - end < LONGEST_WORD && TOKEN_CHAR.test(flat[e]!) && TOKEN_CHAR.test(flat[e - 1]!)) e++;
+  return [s, e];
 }
