@@ -46,13 +46,24 @@ function resultText(result: Rec): { text: string; isError: boolean } {
   return { text: texts.join('\n'), isError: value.isError === true };
 }
 
-export function gooseBlocks(rows: Rec[]): Block[] {
+/** `db`: the database the rows came from, for raw locators (message rows by rowid). */
+export function gooseBlocks(rows: Rec[], db?: string): Block[] {
   const blocks: Block[] = [];
   for (const row of rows) {
+    const from = blocks.length;
+    gooseRow(row, blocks);
+    if (db && typeof row._rowid === 'number') for (let i = from; i < blocks.length; i++) blocks[i]!.raw = { db, table: 'messages', column: 'rowid', ids: [row._rowid] };
+  }
+  labelToolOutputs(blocks);
+  return blocks;
+}
+
+function gooseRow(row: Rec, blocks: Block[]): void {
+  {
     const meta = json(row.metadata_json);
-    if (isObject(meta) && meta.userVisible === false) continue;
+    if (isObject(meta) && meta.userVisible === false) return;
     const items = json(row.content_json);
-    if (!Array.isArray(items)) continue;
+    if (!Array.isArray(items)) return;
     const timestamp = toIso(row.created_timestamp);
     const role = str(row.role);
     for (const item of items) {
@@ -84,8 +95,6 @@ export function gooseBlocks(rows: Rec[]): Block[] {
       }
     }
   }
-  labelToolOutputs(blocks);
-  return blocks;
 }
 
 function loadRows(db: Database, id: string): Rec[] {
@@ -93,7 +102,7 @@ function loadRows(db: Database, id: string): Rec[] {
   if (!cols.has('content_json')) return [];
   const order = cols.has('created_timestamp') ? 'created_timestamp, id' : 'id';
   const meta = cols.has('metadata_json') ? 'metadata_json' : 'NULL AS metadata_json';
-  return db.prepare(`SELECT role, content_json, ${cols.has('created_timestamp') ? 'created_timestamp' : 'NULL AS created_timestamp'}, ${meta} FROM messages WHERE session_id = ? ORDER BY ${order}`).all(id) as Rec[];
+  return db.prepare(`SELECT rowid AS _rowid, role, content_json, ${cols.has('created_timestamp') ? 'created_timestamp' : 'NULL AS created_timestamp'}, ${meta} FROM messages WHERE session_id = ? ORDER BY ${order}`).all(id) as Rec[];
 }
 
 async function* discover(opts: DiscoverOptions): AsyncIterable<SessionSummary> {
@@ -129,7 +138,7 @@ async function* discover(opts: DiscoverOptions): AsyncIterable<SessionSummary> {
 async function load(summary: SessionSummary, opts: DiscoverOptions): Promise<AgentSession> {
   const id = summary.location.startsWith(PREFIX) ? summary.location.slice(PREFIX.length) : summary.id;
   const rows = (await withReadOnlyDb(gooseDb(opts.env), 'the Goose database', (db) => loadRows(db, id))) ?? [];
-  return sessionOfSummary(summary, gooseBlocks(rows));
+  return sessionOfSummary(summary, gooseBlocks(rows, gooseDb(opts.env)));
 }
 
 export const goose: Provider = {

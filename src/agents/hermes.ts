@@ -33,10 +33,14 @@ function databases(env: NodeJS.ProcessEnv): [string, string][] {
 /** "Review the conversation above…": a curator prompt older builds persisted, and its answer. */
 const CURATOR = /^Review the conversation above\b/;
 
-export function hermesBlocks(rows: Rec[]): Block[] {
+/** `db`: the database the rows came from, for raw locators (message rows by rowid). */
+export function hermesBlocks(rows: Rec[], db?: string): Block[] {
   const blocks: Block[] = [];
   let skipReply = false;
+  /** Where each row's blocks start: the rows are named once all are read. */
+  const starts: { at: number; row: Rec }[] = [];
   for (const r of rows) {
+    starts.push({ at: blocks.length, row: r });
     if (r.active === 0 || r.display_kind === 'hidden') continue;
     const timestamp = toIso(r.timestamp);
     const role = str(r.role);
@@ -86,6 +90,12 @@ export function hermesBlocks(rows: Rec[]): Block[] {
       pushBlock(blocks, 'tool_output', text, { timestamp, callId: str(r.tool_call_id), label: str(r.tool_name), isError: isError ? true : undefined, exitCode });
     }
   }
+  if (db) {
+    starts.forEach(({ at, row }, k) => {
+      const end = starts[k + 1]?.at ?? blocks.length;
+      if (typeof row._rowid === 'number') for (let i = at; i < end; i++) blocks[i]!.raw = { db, table: 'messages', column: 'rowid', ids: [row._rowid] };
+    });
+  }
   labelToolOutputs(blocks);
   return blocks;
 }
@@ -134,7 +144,7 @@ function loadChainRows(db: Database, chain: string[]): Rec[] {
   const cols = columnsOf(db, 'messages');
   if (!cols.has('role')) return [];
   const pick = (c: string): string => (cols.has(c) ? c : `NULL AS ${c}`);
-  const select = db.prepare(`SELECT role, ${pick('content')}, ${pick('tool_calls')}, ${pick('tool_call_id')}, ${pick('tool_name')}, ${pick('timestamp')}, ${pick('reasoning')}, ${pick('reasoning_content')}, ${pick('active')}, ${pick('display_kind')} FROM messages WHERE session_id = ? ORDER BY ${cols.has('timestamp') ? 'timestamp, id' : 'id'}`);
+  const select = db.prepare(`SELECT rowid AS _rowid, role, ${pick('content')}, ${pick('tool_calls')}, ${pick('tool_call_id')}, ${pick('tool_name')}, ${pick('timestamp')}, ${pick('reasoning')}, ${pick('reasoning_content')}, ${pick('active')}, ${pick('display_kind')} FROM messages WHERE session_id = ? ORDER BY ${cols.has('timestamp') ? 'timestamp, id' : 'id'}`);
   const out: Rec[] = [];
   chain.forEach((id, i) => {
     const rows = select.all(id) as Rec[];
@@ -178,7 +188,7 @@ async function load(summary: SessionSummary, opts: DiscoverOptions): Promise<Age
   const [, profile = '', ids = summary.id] = /^hermes:([^:]*):(.*)$/.exec(summary.location) ?? [];
   const path = profile ? join(hermesHome(opts.env), 'profiles', profile, 'state.db') : join(hermesHome(opts.env), 'state.db');
   const rows = (await withReadOnlyDb(path, 'the Hermes database', (db) => loadChainRows(db, ids.split(',')))) ?? [];
-  return sessionOfSummary(summary, hermesBlocks(rows));
+  return sessionOfSummary(summary, hermesBlocks(rows, path));
 }
 
 export const hermes: Provider = {

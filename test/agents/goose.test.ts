@@ -45,7 +45,7 @@ describe('goose', () => {
       expect(JSON.parse(listed.stdout)).toEqual([expect.objectContaining({ id: '20261130_1', title: 'fix lint', cwd: work, turns: 1 })]);
       const turn = JSON.parse(runCli(['show', 'goose/20261130_1/1', '--json'], { env, cwd: work }).stdout) as { blocks: Record<string, unknown>[] };
       expect(turn.blocks.map((b) => b.kind)).toEqual(['user', 'assistant', 'tool_call', 'tool_output', 'thinking', 'assistant']);
-      expect(turn.blocks[3]).toMatchObject({ label: 'developer__shell', callId: 't1', text: '0 problems' });
+      expect(turn.blocks[3]).toMatchObject({ label: 'developer__shell', callId: 't1', text: '0 problems', raw: { table: 'messages', column: 'rowid' } });
       expect(JSON.stringify(turn)).not.toContain('summary for the model only');
       expect(runCli(['copy', 'goose', 'out', '--print'], { env, cwd: work }).stdout.trimEnd()).toBe('All lint errors fixed.');
     } finally {

@@ -53,7 +53,7 @@ describe('hermes', () => {
       ['user', 'tool_call', 'tool_output', 'assistant', 'compaction'],
       ['user', 'assistant'],
     ]);
-    expect(turns[0]!.blocks[2]).toMatchObject({ label: 'terminal', text: 'nothing to commit' });
+    expect(turns[0]!.blocks[2]).toMatchObject({ label: 'terminal', text: 'nothing to commit', exitCode: 0, raw: { table: 'messages', column: 'rowid' } });
     const all = JSON.stringify(turns);
     for (const gone of ['rewound', 'Review the conversation', 'Nothing to save', 'scaffolding', 'subagent task']) expect(all).not.toContain(gone);
     // the later link of the chain answers to its own id too
