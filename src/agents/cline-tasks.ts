@@ -104,11 +104,27 @@ function userPart(blocks: Block[], text: string, timestamp: string | undefined):
   pushBlock(blocks, 'user', prompt, { timestamp });
 }
 
-export function taskBlocks(messages: unknown[]): { blocks: Block[]; open: boolean } {
+/** `file`: the api_conversation_history.json they came from, for raw locators (`/<index>`). */
+export function taskBlocks(messages: unknown[], file?: string): { blocks: Block[]; open: boolean } {
   const blocks: Block[] = [];
   let finished = false;
-  for (const m of messages) {
+  for (const [index, m] of messages.entries()) {
     if (!isObject(m)) continue;
+    const from = blocks.length;
+    const wasFinished = finished;
+    taskMessage(m, blocks, (f) => (finished = f), wasFinished);
+    const raw = file ? { file, pointers: [`/${index}`] } : undefined;
+    if (raw) for (let i = from; i < blocks.length; i++) blocks[i]!.raw = raw;
+    // attempt_completion: the agent's own record that it considers the task done
+    if (finished && m.role === 'assistant' && blocks.length > 0) blocks.at(-1)!.ended = { state: 'completed', evidence: 'attempt_completion', at: toIso(m.ts), ...(raw ? { raw } : {}) };
+  }
+  labelToolOutputs(blocks);
+  return { blocks, open: !finished && blocks.at(-1)?.kind !== 'assistant' };
+}
+
+function taskMessage(m: Rec, blocks: Block[], setFinished: (f: boolean) => void, wasFinished: boolean): void {
+  let finished = wasFinished;
+  {
     const timestamp = toIso(m.ts);
     const content = typeof m.content === 'string' ? [{ type: 'text', text: m.content }] : Array.isArray(m.content) ? m.content : [];
     if (m.role === 'user') {
@@ -141,8 +157,7 @@ export function taskBlocks(messages: unknown[]): { blocks: Block[]; open: boolea
       if (content.some((p) => isObject(p) && p.type === 'text' && /<attempt_completion>/.test(str(p.text) ?? ''))) finished = true;
     }
   }
-  labelToolOutputs(blocks);
-  return { blocks, open: !finished && blocks.at(-1)?.kind !== 'assistant' };
+  setFinished(finished);
 }
 
 type IndexItem = { task?: string; cwd?: string; ts?: string };
@@ -199,7 +214,7 @@ export type TaskStore = { name: string; label: string; storages: (env: NodeJS.Pr
 function loadTask(store: TaskStore, dir: string, index?: IndexItem): AgentSession {
   const messages = readJson(join(dir, 'api_conversation_history.json'));
   if (!Array.isArray(messages)) throw new Error(`not a ${store.label} task`);
-  const { blocks, open } = taskBlocks(messages);
+  const { blocks, open } = taskBlocks(messages, join(dir, 'api_conversation_history.json'));
   const times = uiTimes(dir);
   let own: Rec = {};
   try {

@@ -55,6 +55,10 @@ describe('cline, roo and kilo (legacy extension)', () => {
     expect(turns[0]!.blocks.map((b) => b.kind)).toEqual(['user', 'assistant', 'tool_call', 'tool_output', 'assistant', 'assistant']);
     expect(turns[0]!.blocks[3]).toMatchObject({ label: 'execute_command', text: 'error TS2304: Cannot find name x' });
     expect(turns[1]!.blocks[0]!.text).toBe('then fix it');
+    // blocks name their message in the task's JSON; attempt_completion is the turn's end
+    expect(turns[0]!.blocks.map((b) => ((b as { raw?: { pointers: string[] } }).raw?.pointers ?? [])[0])).toEqual(['/0', '/1', '/1', '/2', '/3', '/3']);
+    expect((turns[0] as { ended?: unknown }).ended).toMatchObject({ state: 'completed', evidence: 'attempt_completion', part: 6 });
+    expect((turns[1] as { ended?: unknown }).ended).toBeUndefined();
     // turn 2 is still at work (a tool call without result): turn 1 is the last completed one
     const out = runCli(['copy', 'cline', 'out', '--print'], { env: e, cwd: work });
     // the whole reply: every assistant text after the last tool activity, the completion's result included
