@@ -67,6 +67,9 @@ const WRITE_TOOLS = new Set([
   'insert_edit_into_file',
   'replace_string_in_file',
   'multi_replace_string_in_file',
+  'strreplacefile',
+  'str_replace_file',
+  'text_editor',
 ]);
 /** Tools whose input is a patch naming its files. */
 const PATCH_TOOLS = new Set(['apply_patch', 'applypatch', 'patch', 'apply_diff']);
@@ -77,7 +80,12 @@ const READ_COMMANDS = new Set(['view', 'read', 'list']);
 /** An ACP client's record of a file change (`[diff: path]`, see agents/grok.ts). */
 const RECORDED_DIFF = /^\[diff: (.+)\]$/gm;
 
-const toolKey = (label: string): string => label.toLowerCase().replace(/[-.]/g, '_');
+/** A tool's name as the sets list it; an MCP server's prefix (`developer__text_editor`) is dropped. */
+const toolKey = (label: string): string => {
+  const key = label.toLowerCase().replace(/[-.]/g, '_');
+  const cut = key.lastIndexOf('__');
+  return cut === -1 ? key : key.slice(cut + 2);
+};
 
 function resolvePath(path: string, cwd: string | undefined): string {
   if (path.startsWith('/') || path.startsWith('~') || /^[A-Za-z]:[\\/]/.test(path)) return path.startsWith('/') ? posix.normalize(path) : path;

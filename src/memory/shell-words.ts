@@ -93,7 +93,8 @@ function readWord(s: string, start: number): { word: Word; raw: string; end: num
       i = end;
       continue;
     }
-    if (c === '*' || c === '?' || c === '[' || (c === '~' && i === start)) literal = false;
+    // `~/x` stays as written: which home it names is the session's, not ours
+    if (c === '*' || c === '?' || c === '[' || (c === '~' && i === start && !/^~(\/|$)/.test(s.slice(i, i + 2)))) literal = false;
     text += c;
     i++;
   }
@@ -181,6 +182,12 @@ export function parseCommandLine(s: string): SimpleCommand[] {
     if (c === '#' && (i === 0 || /[\s;&|()]/.test(s[i - 1]!))) {
       const nl = s.indexOf('\n', i);
       i = nl === -1 ? s.length : nl;
+      continue;
+    }
+    if (c === '(' && s[i + 1] === '(') {
+      // arithmetic `(( a > b ))`: a comparison, never a redirection
+      const close = s.indexOf('))', i + 2);
+      i = close === -1 ? s.length : close + 2;
       continue;
     }
     if ((c === '<' || c === '>') && s[i + 1] === '(') {

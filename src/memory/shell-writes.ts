@@ -59,6 +59,7 @@ function commandWords(words: Word[]): Word[] {
 const SSH_VALUE_OPTS = new Set('BbcDEeFIiJLlmOopQRSWw'.split('').map((c) => `-${c}`));
 const SCP_VALUE_OPTS = new Set('cDFiJloPS'.split('').map((c) => `-${c}`));
 const CP_VALUE_OPTS = new Set(['-S', '--suffix']);
+const INSTALL_VALUE_OPTS = new Set(['-S', '--suffix', '-m', '--mode', '-o', '--owner', '-g', '--group']);
 
 /** `user@host:path` → host and path; undefined for a local path (`./a:b`, `/x:y`). */
 function remotePath(text: string): { host: string; path: string } | undefined {
@@ -120,6 +121,8 @@ type Context = { host?: string; dir?: string; depth: number };
 type Push = (path: string, rule: string, elsewhere?: string) => void;
 
 function writesOfSimple(cmd: SimpleCommand, ctx: Context, push: Push, emit: (w: DerivedWrite) => void): void {
+  // `[[ a > b ]]` compares strings: its `>` is no redirection
+  if (cmd.words[0]?.text === '[[') return;
   for (const r of cmd.redirects) {
     if (!writesThrough(r) || !r.target.literal) continue;
     const t = r.target.text;
@@ -140,7 +143,7 @@ function writesOfSimple(cmd: SimpleCommand, ctx: Context, push: Push, emit: (w: 
     case 'cp':
     case 'mv':
     case 'install': {
-      const { ops, opts } = operands(args, CP_VALUE_OPTS);
+      const { ops, opts } = operands(args, name === 'install' ? INSTALL_VALUE_OPTS : CP_VALUE_OPTS);
       const t = opts.findIndex((o) => o === '-t' || o.startsWith('--target-directory'));
       if (t !== -1) {
         const dir = opts[t]!.includes('=') ? opts[t]!.split('=')[1]! : ops.shift()?.text;

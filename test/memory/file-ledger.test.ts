@@ -90,6 +90,13 @@ describe('writes derived from shell commands', () => {
     expect(paths("cat <<'PY'\nopen('no.txt','w')\nPY")).toEqual([]);
   });
 
+  it('keeps ~ paths as written, and reads no redirection in (( )) or [[ ]]', () => {
+    expect(paths('echo "alias x=y" >> ~/.bashrc')).toEqual(['~/.bashrc']);
+    expect(paths('(( a > b )) && echo yes > ok.txt')).toEqual(['/w/ok.txt']);
+    expect(paths('[[ a > b ]] && echo yes > ok.txt')).toEqual(['/w/ok.txt']);
+    expect(paths('install -m 644 app.conf /etc/app.conf')).toEqual(['/etc/app.conf']);
+  });
+
   it('reads bash -c, eval, prefixes and dd', () => {
     expect(paths("bash -lc 'echo hi > z.txt'")).toEqual(['/w/z.txt']);
     expect(paths("eval 'echo hi > e.txt'")).toEqual(['/w/e.txt']);
@@ -119,6 +126,8 @@ describe('writes observed from write tools', () => {
       call(8, 'str_replace_based_edit_tool', { command: 'view', path: '/w/app/g.py' }),
       call(9, 'save-file', { path: 'h.txt', file_content: '' }),
       call(10, 'edit', { filePath: '/w/app/i.ts' }),
+      call(13, 'developer__text_editor', { command: 'write', path: '/w/app/k.ts' }),
+      call(14, 'StrReplaceFile', { path: '/w/app/l.ts' }),
       call(11, 'Read', { file_path: '/w/app/j.ts' }),
       { n: 12, kind: 'assistant', text: 'done' },
     ]);
@@ -132,6 +141,8 @@ describe('writes observed from write tools', () => {
       ['/w/app/f.py', 'observed', 'str_replace_based_edit_tool', 'claude/abcd1234/2/p7'],
       ['/w/app/h.txt', 'observed', 'save-file', 'claude/abcd1234/2/p9'],
       ['/w/app/i.ts', 'observed', 'edit', 'claude/abcd1234/2/p10'],
+      ['/w/app/k.ts', 'observed', 'developer__text_editor', 'claude/abcd1234/2/p13'],
+      ['/w/app/l.ts', 'observed', 'StrReplaceFile', 'claude/abcd1234/2/p14'],
     ]);
   });
 
