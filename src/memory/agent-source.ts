@@ -163,6 +163,28 @@ export async function listWithTurns(provider: Provider, opts: ListOptions & { li
   return infos;
 }
 
+/**
+ * Every session of the scope, parsed, from one discovery (opening them one by one would
+ * discover the provider's sessions again for each). Subagents are included: their work is the
+ * session's. An unreadable session is passed to `failed` and skipped.
+ */
+export async function* scopedSessions(provider: Provider, opts: ListOptions, failed: (info: SessionInfo, error: unknown) => void): AsyncGenerator<AgentOpened> {
+  const listing = await discoverAll(provider, opts.env);
+  const chosen = opts.global ? listing.summaries : inWorkspace(listing.summaries, opts);
+  for (const summary of chosen) {
+    const info = infoOf(provider, summary, listing);
+    let session: AgentSession;
+    try {
+      session = await provider.load(summary, { env: opts.env, warn: () => {} });
+    } catch (error) {
+      failed(info, error);
+      continue;
+    }
+    if (session.cwd && !info.cwd) info.cwd = session.cwd;
+    yield { info, session, units: sessionUnits(provider.name, info.displayId, session) };
+  }
+}
+
 /** Every session's listing summary, no session parsed: what `projects` needs (cwds and times). */
 export async function agentSummaries(provider: Provider, env: NodeJS.ProcessEnv): Promise<readonly SessionSummary[]> {
   return (await discoverAll(provider, env)).summaries;

@@ -5,7 +5,10 @@ import { SivtrError } from '../../errors.js';
 import { fileCounts, fileLedger, type Ledger, type LedgerFile } from '../../memory/file-ledger.js';
 import { formatRef, looksLikeRef } from '../../memory/ref.js';
 import { resolveRef } from '../../memory/resolve.js';
-import { allSources, getSource, isSourceName } from '../../memory/sources.js';
+import { allProviders } from '../../agents/registry.js';
+import { scopedSessions } from '../../memory/agent-source.js';
+import { getSource, isSourceName } from '../../memory/sources.js';
+import { terminalSource } from '../../memory/terminal-source.js';
 import type { ListOptions, OpenedSession, Unit } from '../../memory/types.js';
 import { scopeMatcher } from '../../agents/workspace.js';
 import { count } from '../../plural.js';
@@ -56,31 +59,33 @@ async function sessionScope(key: string, opts: ListOptions): Promise<Scope> {
   return { label: key, units, jsonUnits: withFullIds(units, session), base: session.info.cwd };
 }
 
-/** Every session of the workspace; terminal records count when they ran in it. */
+/** Every session of the scope (terminal logs, then each agent's); terminal records count where they ran. */
 async function workspaceScope(opts: ListOptions): Promise<Scope> {
   const units: Unit[] = [];
   const jsonUnits: Unit[] = [];
   const inWorkspace = scopeMatcher({ cwd: opts.cwd, subtree: opts.scope });
-  for (const source of allSources()) {
-    if (source.sessionIsUnit) continue;
-    let infos;
+  const why = (error: unknown): string => (error instanceof Error ? error.message : String(error));
+  for (const info of await terminalSource.list(opts)) {
+    let session: OpenedSession;
     try {
-      infos = await source.list(opts);
+      session = await terminalSource.open(info.id, opts);
     } catch (error) {
-      warn(`cannot list ${source.name} sessions: ${error instanceof Error ? error.message : String(error)}`);
+      warn(`cannot read terminal/${info.displayId}: ${why(error)}`);
       continue;
     }
-    for (const info of infos) {
-      let session: OpenedSession;
-      try {
-        session = await source.open(info.id, opts);
-      } catch (error) {
-        warn(`cannot read ${source.name}/${info.displayId}: ${error instanceof Error ? error.message : String(error)}`);
-        continue;
+    // a terminal session wanders between directories: its records count where they ran
+    const kept = opts.global ? session.units : session.units.filter((u) => u.cwd !== undefined && inWorkspace([u.cwd]));
+    units.push(...kept);
+    jsonUnits.push(...withFullIds(kept, session));
+  }
+  for (const provider of allProviders()) {
+    try {
+      for await (const opened of scopedSessions(provider, opts, (info, error) => warn(`cannot read ${provider.name}/${info.displayId}: ${why(error)}`))) {
+        units.push(...opened.units);
+        jsonUnits.push(...withFullIds(opened.units, opened));
       }
-      const kept = source.unitKind === 'record' && !opts.global ? session.units.filter((u) => u.cwd !== undefined && inWorkspace([u.cwd])) : session.units;
-      units.push(...kept);
-      jsonUnits.push(...withFullIds(kept, session));
+    } catch (error) {
+      warn(`cannot list ${provider.name} sessions: ${why(error)}`);
     }
   }
   const where = opts.scope ?? opts.cwd;
