@@ -2,8 +2,10 @@
 // ref of the part that is its evidence. A path enters only on proof: *observed* from a tool
 // whose job is writing a file (Write, Edit, apply_patch, write_file, …, or a change the
 // provider recorded), or *derived* from a shell command's syntax (shell-writes.ts). A tool call
-// whose result the provider flagged as an error is no proof: it may have been refused before it
-// ran. `fileCounts` is the one count every view (overview, `files`, `--json`) prints.
+// whose result the provider flagged as an error is no proof — it may have been refused before it
+// ran — unless the result carries an exit code: then the command ran, and its redirections
+// wrote even when it exited non-zero (`npm test > test.log`). `fileCounts` is the one count
+// every view (overview, `files`, `--json`) prints.
 import { posix } from 'node:path';
 import { patchedFiles } from './patch-files.js';
 import { partRef } from './ref.js';
@@ -92,8 +94,8 @@ function resolvePath(path: string, cwd: string | undefined): string {
   return cwd !== undefined && cwd.startsWith('/') ? posix.resolve(cwd, path) : path;
 }
 
-/** Whether the call's result says it failed (the provider's own error flag). */
-function failedCalls(parts: readonly Part[]): Set<Part> {
+/** The calls whose result does not show that they ran: flagged as an error, without an exit code. */
+function unprovenCalls(parts: readonly Part[]): Set<Part> {
   const failed = new Set<Part>();
   const calls = parts.filter((p) => p.kind === 'tool_call');
   const byId = new Map(calls.filter((c) => c.callId !== undefined).map((c) => [c.callId!, c]));
@@ -102,7 +104,7 @@ function failedCalls(parts: readonly Part[]): Set<Part> {
     if (p.kind === 'tool_call') lastCall = p;
     else if (p.kind === 'tool_output') {
       const call = (p.callId !== undefined ? byId.get(p.callId) : undefined) ?? lastCall;
-      if (call && p.isError) failed.add(call);
+      if (call && p.isError && p.exitCode === undefined) failed.add(call);
     }
   }
   return failed;
@@ -139,7 +141,7 @@ export function unitWrites(unit: Unit): FileWrite[] {
   // read once: a terminal record's parts are built from its log line on every access
   const parts = unit.parts;
   const cwd = unit.cwd;
-  const failed = failedCalls(parts);
+  const failed = unprovenCalls(parts);
   for (const part of parts) {
     if (part.kind !== 'tool_call' && part.kind !== 'command' && part.kind !== 'tool_output') continue;
     if (failed.has(part)) continue;

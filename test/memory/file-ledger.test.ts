@@ -165,6 +165,15 @@ describe('writes observed from write tools', () => {
     expect(fileWrites([u]).map((w) => w.path)).toEqual(['/w/app/b.ts']);
   });
 
+  it('counts a shell call that exited non-zero: the exit code shows it ran', () => {
+    const u = turn([
+      { n: 1, kind: 'user', text: 'go' },
+      call(2, 'Bash', { command: 'npm test > test.log' }, 't1'),
+      { ...result(3, 'FAIL 2 tests', 't1', true), exitCode: 1 },
+    ]);
+    expect(fileWrites([u]).map((w) => w.path)).toEqual(['/w/app/test.log']);
+  });
+
   it('derives shell-tool writes with the call workdir, and takes provider-recorded diffs', () => {
     const u = turn([
       { n: 1, kind: 'user', text: 'go' },
