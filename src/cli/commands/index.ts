@@ -22,4 +22,5 @@ export const commands: CommandEntry[] = [
   { name: 'init', load: () => import('./init.js') },
   { name: 'doctor', load: () => import('./doctor.js') },
   { name: 'mcp', load: () => import('./mcp.js') },
+  { name: 'skill', load: () => import('./skill.js') },
 ];
