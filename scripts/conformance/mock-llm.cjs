@@ -18,6 +18,10 @@
 // The "model" is a tiny script driven by the LAST real user message of the
 // conversation in each request:
 //   - contains "subagent"    -> call Claude Code's Agent/Task tool with a shell task
+//   - contains "sivtr memory" -> call sivtr's MCP search tool (mcp__sivtr__search in Claude Code,
+//     any tool named …sivtr…search) with the first "quoted" phrase as its query, after loading
+//     it with ToolSearch where the client defers MCP tools; the final answer names the refs the
+//     tool returned
 //   - contains "echo hello"  -> call the client's shell tool with `echo hello`
 //   - contains "notes.txt"   -> call the client's read-file tool on notes.txt
 //   (both -> shell first, then read, one tool call per response)
@@ -83,18 +87,29 @@ function planInner(conv, tools) {
   const steps = [];
   if (tools.length) {
     if (/subagent/i.test(userText)) steps.push('agent');
+    if (/sivtr memory/i.test(userText)) {
+      // Claude Code defers MCP tools: only their names are listed until ToolSearch loads them
+      // (its result is a tool reference, no text), so where there is a ToolSearch it goes first.
+      if (findTool(tools, ['ToolSearch'])) steps.push('sivtr-load');
+      steps.push('sivtr');
+    }
     if (/echo hello/i.test(userText)) steps.push('shell');
     if (/notes\.txt/i.test(userText)) steps.push('read');
   }
   if (results.length < steps.length) {
     const step = steps[results.length];
-    const call = makeToolCall(step, tools);
+    const call = step === 'sivtr' ? sivtrSearchCall(tools, userText) : step === 'sivtr-load' ? { name: 'ToolSearch', args: { query: 'select:mcp__sivtr__search' } } : makeToolCall(step, tools);
     if (call) {
       return {
-        text: step === 'shell' ? 'I will run the command with the shell tool.' : step === 'agent' ? 'I will ask a subagent.' : 'Now I will read notes.txt.',
+        text: step === 'shell' ? 'I will run the command with the shell tool.' : step === 'agent' ? 'I will ask a subagent.' : step === 'sivtr-load' ? 'I will load the sivtr search tool.' : step === 'sivtr' ? 'I will search the sivtr memory.' : 'Now I will read notes.txt.',
         call,
       };
     }
+  }
+  if (steps.includes('sivtr') && results.length) {
+    const answer = results[results.length - 1].text;
+    const refs = [...new Set(answer.match(/\b[a-z]+\/[0-9A-Za-z_-]+\/\d+(?:\/p\d+)?/g) || [])];
+    return { text: refs.length ? `sivtr found it in ${refs.join(', ')}.` : `sivtr found nothing: ${answer.trim().slice(0, 200)}` };
   }
   if (steps.length) {
     const outs = results.map((r) => r.text.trim().replace(/\s+/g, ' ').slice(0, 200));
@@ -139,6 +154,13 @@ function fillRequired(t, args, phrase) {
     else if (type === 'boolean') args[k] = false;
   }
   return args;
+}
+
+// sivtr's search over MCP, whatever prefix the client gives MCP tools (mcp__sivtr__search, …).
+function sivtrSearchCall(tools, userText) {
+  const t = tools.find((x) => /sivtr.*search$/i.test(x.name));
+  const quoted = /"([^"]+)"/.exec(userText);
+  return { name: t ? t.name : 'mcp__sivtr__search', args: { query: quoted ? quoted[1] : 'error' } };
 }
 
 const SHELL_TOOLS = ['Bash', 'bash', 'shell', 'shell_command', 'exec_command', 'run_shell_command', 'local_shell', 'Execute', 'launch-process'];

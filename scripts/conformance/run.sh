@@ -3,7 +3,8 @@
 # Installs the pinned agent CLIs into a cache outside the repo, runs each driver (the real,
 # unmodified CLI against mock-llm.cjs on 127.0.0.1, fresh HOME), and copies the session files
 # sivtr reads into fixtures/real/<agent>-<version>/home/ with NOTES.md and run.json beside them.
-# Sets: claude claude-2.1.197 codex pi gemini opencode (default) and qwen copilot kilo continue droid auggie.
+# Sets: claude claude-2.1.197 codex pi gemini opencode (default) and qwen copilot kilo continue droid auggie;
+# mcp-claude (Claude Code calling this checkout's `sivtr mcp`; run `npm run build` first).
 # env: SIVTR_CONFORMANCE_CACHE (installs; default ~/.cache/sivtr-conformance)
 #      VERSIONS=latest (take npm's latest instead of the pins; a new version gets its own set)
 set -euo pipefail
@@ -60,7 +61,14 @@ rm -rf "$RUNS_ROOT"; mkdir -p "$SAMPLES_DIR"
 trap 'rm -rf "$RUNS_ROOT"' EXIT
 status=0
 for n in "${names[@]}"; do
-  [ -n "${PKG[$n]:-}" ] || { echo "unknown set $n (known: ${!PKG[*]})" >&2; exit 2; }
+  if [ "$n" = mcp-claude ]; then
+    # the claude install, a driver that writes its own fixture folder (no collect step)
+    install_one claude
+    echo "===== $n"
+    bash "$HERE/run-mcp-claude.sh" > "$RUNS_ROOT/$n.log" 2>&1 || { echo "driver $n failed:"; tail -20 "$RUNS_ROOT/$n.log"; status=1; }
+    continue
+  fi
+  [ -n "${PKG[$n]:-}" ] || { echo "unknown set $n (known: ${!PKG[*]} mcp-claude)" >&2; exit 2; }
   install_one "$n"
   echo "===== $n"
   case "$n" in
