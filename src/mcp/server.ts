@@ -9,7 +9,7 @@ import { maskSecrets } from '../text/secrets.js';
 import { DEFAULT_MAX_CHARS, MIN_MAX_CHARS, pageText, toolPage } from './page.js';
 import { loadSdk, type Sdk } from './sdk.js';
 import { WarmSearch } from '../store/engine.js';
-import { diffTool, QUIET, recentCommandsTool, searchTool, sessionsTool, showTool, type ToolContext } from './tools.js';
+import { diffTool, filesTool, QUIET, recentCommandsTool, searchTool, sessionsTool, showTool, type ToolContext } from './tools.js';
 
 type Text = { content: { type: 'text'; text: string }[]; isError?: boolean };
 
@@ -147,6 +147,20 @@ export function buildServer(sdk: Sdk, ctx: ToolContext) {
       annotations: { title: 'Diff', ...READ_ONLY },
     },
     paged('diff', ctx, diffTool),
+  );
+  server.registerTool(
+    'files',
+    {
+      title: 'Files a session wrote',
+      description: 'The file ledger: every file a session (or a turn, or every session of a workspace) wrote, with the number of writes, the rule that proves each (observed from a write tool, or derived from shell syntax) and the refs of the evidence.',
+      inputSchema: {
+        session: z.string().optional().describe('a session or turn ref (claude/3f2a9c1d, codex/01a2/3) or a provider for its current session; every session of the scope when omitted'),
+        scope: z.string().optional().describe('without a session: workspace (default: the directory the server runs in), global, or an absolute directory'),
+        ...page,
+      },
+      annotations: { title: 'Files', ...READ_ONLY },
+    },
+    paged('files', ctx, filesTool),
   );
   return server;
 }

@@ -2,6 +2,7 @@
 // is named by its ref, so the agent can cite it and hand it back to `show`. The tools call the
 // same functions as the CLI commands (search, show, sessions, diff); nothing here writes to a
 // source, so the server is read-only by construction (search keeps its index cache up to date).
+import { isAbsolute, resolve } from 'node:path';
 import { SivtrError } from '../errors.js';
 import { formatRef, partRef } from '../memory/ref.js';
 import type { ListOptions, SessionInfo, Unit } from '../memory/types.js';
@@ -18,14 +19,25 @@ export type Scope = string | undefined;
 /** Nobody watches a progress bar drawn by an MCP server. */
 export const QUIET: Progress = { total() {}, step() {}, done() {} };
 
-function scopeDir(scope: Scope, ctx: ToolContext): string | undefined {
-  if (scope === undefined || scope === '' || scope === 'global') return undefined;
-  if (scope === 'workspace') return ctx.cwd;
-  if (!scope.startsWith('/')) throw new SivtrError(`scope "${scope}" is not global, workspace or an absolute directory`, 'e.g. scope: "global" or "/home/me/project"');
-  return scope.replace(/\/+$/, '') || '/';
+type Scoped = { global: boolean; subtree?: string };
+
+/** What a `scope` argument asks for, in the terms of the CLI's --global / --scope. */
+function scopeOf(scope: Scope, ctx: ToolContext, fallback: 'global' | 'workspace'): Scoped {
+  const word = scope === undefined || scope === '' ? fallback : scope;
+  if (word === 'global') return { global: true };
+  if (word === 'workspace') return { global: false };
+  if (!isAbsolute(word)) throw new SivtrError(`scope "${word}" is not global, workspace or an absolute directory`, 'e.g. scope: "global" or "/home/me/project"');
+  return { global: false, subtree: resolve(word) };
 }
 
-const within = (cwd: string | null | undefined, dir: string): boolean => cwd != null && (cwd === dir || cwd.startsWith(dir === '/' ? '/' : `${dir}/`));
+const scopeLabel = (s: Scoped, ctx: ToolContext): string => (s.global ? 'in every workspace' : s.subtree !== undefined ? `under ${s.subtree}` : `in the workspace of ${ctx.cwd}`);
+
+/** The predicate over one cwd that the CLI's scope flags decide with (agents/workspace.ts). */
+async function cwdMatcher(s: Scoped, ctx: ToolContext): Promise<(cwd: string | null | undefined) => boolean> {
+  const { scopeMatcher } = await import('../agents/workspace.js');
+  const matches = scopeMatcher({ cwd: ctx.cwd, global: s.global, subtree: s.subtree });
+  return (cwd) => matches(cwd == null ? undefined : [cwd]);
+}
 
 const isoMinute = (iso: string | null | undefined): string => (iso ? iso.replace(/:\d\d(\.\d+)?Z$/, 'Z') : '(no time)');
 
@@ -47,13 +59,11 @@ export type SearchArgs = {
   limit?: number;
 };
 
-/** Hits the scope filter needs to see to fill `limit` hits of one directory. */
-const SCOPED_POOL = 200;
-
 export async function searchTool(args: SearchArgs, ctx: ToolContext): Promise<string> {
   const { searchFor } = await import('../cli/commands/search.js');
   const limit = args.limit ?? 10;
-  const dir = scopeDir(args.scope, ctx);
+  const scoped = scopeOf(args.scope, ctx, 'global');
+  const accepts = scoped.global ? undefined : await cwdMatcher(scoped, ctx);
   const target = args.target && args.target !== 'all' ? [args.target] : [];
   const words = args.query.trim() === '' ? [] : [args.query];
   const result = await searchFor({
@@ -62,25 +72,23 @@ export async function searchTool(args: SearchArgs, ctx: ToolContext): Promise<st
     status: args.status,
     since: args.since,
     until: args.until,
-    limit: dir ? Math.max(limit, SCOPED_POOL) : limit,
+    limit,
     includeSelf: false,
     noIndex: false,
     env: ctx.env,
     progress: QUIET,
     warm: ctx.warm,
+    scope: accepts ? { key: `${scoped.subtree !== undefined ? 'scope' : 'cwd'}:${scoped.subtree ?? ctx.cwd}`, accepts } : undefined,
   });
   if (args.target && args.target !== 'all' && result.target !== args.target) {
     throw new SivtrError(`target "${args.target}" is not all, terminal, agent, history or a provider`, 'e.g. target: "claude" or "terminal"');
   }
-  let hits = result.hits;
-  if (dir) hits = hits.filter((h) => within(h.cwd, dir));
-  const shown = hits.slice(0, limit);
-  const where = `${result.target === 'all' ? 'every source' : result.target}${dir ? ` under ${dir}` : ''}`;
+  const hits = result.hits;
+  const where = `${result.target === 'all' ? 'every source' : result.target}${scoped.global ? '' : ` ${scopeLabel(scoped, ctx)}`}`;
   const what = result.query ? ` for ${JSON.stringify(result.query)}` : '';
-  if (shown.length === 0) return `no hits${what} in ${where}\n`;
-  const total = dir ? (hits.length > shown.length ? `at least ${hits.length}` : String(shown.length)) : String(result.total);
-  const lines = [`${shown.length} of ${total} hits${what} in ${where}, best first. Cite a hit by its ref; read one whole with the show tool.`];
-  shown.forEach((h, i) => {
+  if (hits.length === 0) return `no hits${what} in ${where}\n`;
+  const lines = [`${hits.length} of ${result.total} hits${what} in ${where}, best first. Cite a hit by its ref; read one whole with the show tool.`];
+  hits.forEach((h, i) => {
     const flags = [h.kind, h.status === 'failure' ? 'failed' : undefined, h.all_terms ? undefined : 'some words only'].filter(Boolean).join(', ');
     lines.push('');
     lines.push(`${i + 1}. ${h.fullRef}  ${isoMinute(h.at)}${flags ? `  (${flags})` : ''}${h.cwd ? `  cwd ${h.cwd}` : ''}`);
@@ -134,7 +142,8 @@ export async function recentCommandsTool(args: RecentArgs, ctx: ToolContext): Pr
     import('../memory/render.js'),
   ]);
   const n = args.n ?? 5;
-  const dir = args.cwd === undefined || args.cwd === '' ? undefined : scopeDir(args.cwd, ctx);
+  const scoped = args.cwd === undefined || args.cwd === '' ? undefined : scopeOf(args.cwd, ctx, 'global');
+  const inScope = scoped && !scoped.global ? await cwdMatcher(scoped, ctx) : undefined;
   const opts = listOptions(ctx, true);
   const logs = (await terminalSource.list(opts)).sort((a, b) => timeOf(b.updatedAt) - timeOf(a.updatedAt));
   const found: { unit: Unit; id: string }[] = [];
@@ -145,13 +154,13 @@ export async function recentCommandsTool(args: RecentArgs, ctx: ToolContext): Pr
     for (const unit of units) {
       if (isOwnCommand(unit)) continue;
       if (args.status && statusOf(unit) !== args.status) continue;
-      if (dir && !within(unit.cwd, dir)) continue;
+      if (inScope && !inScope(unit.cwd)) continue;
       found.push({ unit, id: log.id });
     }
     found.sort((a, b) => timeOf(b.unit.at) - timeOf(a.unit.at));
   }
   const picked = found.slice(0, n);
-  const filters = [args.status, dir ? `under ${dir}` : undefined].filter(Boolean).join(', ');
+  const filters = [args.status, scoped && !scoped.global ? scopeLabel(scoped, ctx) : undefined].filter(Boolean).join(', ');
   if (picked.length === 0) {
     return `no terminal records${filters ? ` (${filters})` : ''} — commands are recorded once the shell hooks are installed (\`sivtr init bash|zsh|pwsh\`) or under \`sivtr shell\`\n`;
   }
@@ -169,18 +178,18 @@ export async function recentCommandsTool(args: RecentArgs, ctx: ToolContext): Pr
 
 export type SessionsArgs = { provider?: string; scope?: string; limit?: number };
 
-function listOptions(ctx: ToolContext, global: boolean, cwd = ctx.cwd): ListOptions {
-  return { env: ctx.env, cwd, global };
+function listOptions(ctx: ToolContext, global: boolean, subtree?: string): ListOptions {
+  return subtree === undefined ? { env: ctx.env, cwd: ctx.cwd, global } : { env: ctx.env, cwd: ctx.cwd, global: false, scope: subtree };
 }
 
 export async function sessionsTool(args: SessionsArgs, ctx: ToolContext): Promise<string> {
   const [{ listSessions }, { requireSourceName }] = await Promise.all([import('../cli/commands/sessions.js'), import('../cli/source-name.js')]);
   if (args.provider !== undefined) requireSourceName(args.provider);
-  const scope = args.scope ?? 'workspace';
-  const dir = scopeDir(scope, ctx);
+  const scoped = scopeOf(args.scope, ctx, 'workspace');
   const limit = args.limit ?? 20;
-  const sessions: SessionInfo[] = await listSessions(args.provider, listOptions(ctx, dir === undefined, dir), limit);
-  const where = dir ? `of ${dir}` : 'of every workspace';
+  const sessions: SessionInfo[] = await listSessions(args.provider, listOptions(ctx, scoped.global, scoped.subtree), limit);
+  const where = scopeLabel(scoped, ctx);
+  const dir = !scoped.global;
   if (sessions.length === 0) return `no ${args.provider ?? ''}${args.provider ? ' ' : ''}sessions ${where}${dir ? ' — pass scope: "global" to see every workspace' : ''}\n`;
   const lines = [`${sessions.length} ${args.provider ?? ''}${args.provider ? ' ' : ''}sessions ${where}, newest first. Pass a ref to show (a whole session) or a provider to search as target.`];
   for (const s of sessions) {
@@ -202,4 +211,24 @@ export async function diffTool(args: DiffArgs, ctx: ToolContext): Promise<string
   const aspect: Aspect = args.aspect ?? 'output';
   const { text } = await diffText(args.left, args.right, aspect, { ...listOptions(ctx, true), includeSelf: false }, { color: false, sideBySide: false, width: 100 });
   return text;
+}
+
+// ── files ───────────────────────────────────────────────────────────────────────────────────
+
+export type FilesArgs = { session?: string; scope?: string };
+
+export async function filesTool(args: FilesArgs, ctx: ToolContext): Promise<string> {
+  const [{ filesScope, ledgerText }, { isSourceName }, { looksLikeRef }] = await Promise.all([
+    import('../cli/commands/files.js'),
+    import('../memory/sources.js'),
+    import('../memory/ref.js'),
+  ]);
+  if (args.session !== undefined && !isSourceName(args.session) && !looksLikeRef(args.session)) {
+    throw new SivtrError(`"${args.session}" is not a session ref`, 'e.g. session: "claude/3f2a9c1d", a turn "codex/01a2/3", or a provider for its current session');
+  }
+  const scoped = scopeOf(args.scope, ctx, 'workspace');
+  const scope = await filesScope(args.session, listOptions(ctx, scoped.global, scoped.subtree));
+  // Refs with full session ids, every one of them: an agent cites the evidence, it does not skim it.
+  const text = ledgerText({ ...scope, units: scope.jsonUnits }, 1000);
+  return text ?? `no file writes proven in ${scope.label}\n`;
 }

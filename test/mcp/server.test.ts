@@ -39,6 +39,8 @@ beforeAll(async () => {
     { prompt: '$ ', command: 'seq 1 4', output: '1\n2\n3\n4', exit_code: 0, cwd: '/elsewhere', ended_at: '2026-11-30T11:00:00Z' },
   ]);
   const secretLog = writeLog(data, 'f0e1d2c3', [{ prompt: '$ ', command: 'env | grep TOKEN', output: `GITHUB_TOKEN=${TOKEN}`, exit_code: 0, cwd: '/secret', ended_at: '2026-11-01T10:00:00Z' }]);
+  const writes = writeLog(data, 'a0b0c0d0', [{ prompt: '$ ', command: 'echo ready > status.txt', output: '', exit_code: 0, cwd: '/work/app', ended_at: '2026-10-01T10:00:00Z' }]);
+  utimesSync(writes, new Date('2026-10-01T10:00:00Z'), new Date('2026-10-01T10:00:00Z'));
   utimesSync(secretLog, new Date('2026-11-01T10:00:00Z'), new Date('2026-11-01T10:00:00Z')); // not the current terminal
   const env = cleanEnv(tmp.path, { SIVTR_DATA_DIR: data });
   const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp'], env: env as Record<string, string>, cwd: tmp.path, stderr: 'pipe' });
@@ -56,7 +58,7 @@ describe('sivtr mcp', () => {
   it('names itself and lists its read-only tools', async () => {
     expect(client.getServerVersion()?.name).toBe('sivtr');
     const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name).sort()).toEqual(['diff', 'recent_commands', 'search', 'sessions', 'show']);
+    expect(tools.map((t) => t.name).sort()).toEqual(['diff', 'files', 'recent_commands', 'search', 'sessions', 'show']);
     for (const t of tools) {
       expect(t.annotations?.readOnlyHint, t.name).toBe(true);
       expect(t.inputSchema.properties, t.name).toHaveProperty('max_chars');
@@ -119,13 +121,22 @@ describe('sivtr mcp', () => {
     const claude = await call('sessions', { provider: 'claude', scope: '/tmp/sivtr-conformance/claude/proj' });
     expect(claude.text).toContain(`claude/${MAIN}  `);
     const nowhere = await call('sessions', { provider: 'claude', scope: '/nowhere' });
-    expect(nowhere.text).toMatch(/^no claude sessions of \/nowhere/);
+    expect(nowhere.text).toMatch(/^no claude sessions under \/nowhere — pass scope: "global"/);
   });
 
   it('diff: a unified diff headed by both refs, older side first', async () => {
     const r = await call('diff', { left: 'terminal/e5f6a7b8/2', right: 'terminal/e5f6a7b8/1' });
     expect(r.text).toBe('--- terminal/e5f6a7b8/1 (2 commands ago) seq 1 3\n+++ terminal/e5f6a7b8/2 (last command) seq 1 4\n@@ -1,3 +1,4 @@\n 1\n 2\n 3\n+4\n');
     expect((await call('diff', { left: 'terminal/e5f6a7b8/1', right: 'terminal/e5f6a7b8/1' })).text).toBe('no differences\n');
+  });
+
+  it('files: the ledger of a session, each write with its rule and the ref of its evidence', async () => {
+    const r = await call('files', { session: 'terminal/a0b0c0d0' });
+    expect(r.isError).toBe(false);
+    expect(r.text).toMatch(/^terminal\/a0b0c0d0: 1 file, 1 write$/m);
+    expect(r.text).toMatch(/status\.txt\s+1\s+derived:>\s+terminal\/a0b0c0d0\/1/);
+    expect((await call('files', { session: 'terminal/e5f6a7b8' })).text).toBe('no file writes proven in terminal/e5f6a7b8\n');
+    expect(await call('files', { session: 'what?' })).toMatchObject({ isError: true });
   });
 
   it('pages long answers by max_chars, a cursor continuing exactly where the page stopped', async () => {

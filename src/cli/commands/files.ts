@@ -46,7 +46,7 @@ function withFullIds(units: Unit[], session: OpenedSession): Unit[] {
   });
 }
 
-type Scope = { label: string; units: Unit[]; jsonUnits: Unit[]; base?: string };
+export type Scope = { label: string; units: Unit[]; jsonUnits: Unit[]; base?: string };
 
 async function sessionScope(key: string, opts: ListOptions): Promise<Scope> {
   if (isSourceName(key)) {
@@ -121,25 +121,36 @@ export function ledgerJson(scope: string, ledger: Ledger): Record<string, unknow
   };
 }
 
+/** The ledger of a session, a turn or a workspace (every session when `key` is undefined). */
+export async function filesScope(key: string | undefined, opts: ListOptions): Promise<Scope> {
+  return key === undefined ? workspaceScope(opts) : sessionScope(key, opts);
+}
+
+/** What `sivtr files` prints: a count line and a table with the evidence refs; undefined when nothing was written. */
+export function ledgerText(scope: Scope, evidenceRefs = 3): string | undefined {
+  const ledger = fileLedger(scope.units);
+  const { files, writes } = fileCounts(ledger);
+  if (files === 0) return undefined;
+  const rows = [['FILE', 'WRITES', 'RULES', 'EVIDENCE']];
+  for (const f of ledger.files) rows.push([shownPath(f, scope.base), String(f.writes), f.rules.join(','), evidence(f.refs, evidenceRefs)]);
+  return `${scope.label}: ${count(files, 'file')}, ${count(writes, 'write')}\n${table(rows)}`;
+}
+
 export async function run(args: ParsedArgs): Promise<number> {
   const key = args._[0];
   const opts = listOptions(args);
   if (key !== undefined && args.workspace) throw new SivtrError('give a session or --workspace, not both', 'e.g. `sivtr files claude/3f2a9c1d` or `sivtr files --workspace`', 2);
   if (key !== undefined && !isSourceName(key) && !looksLikeRef(key)) throw new SivtrError(`"${key}" is not a session ref`, 'e.g. `sivtr files claude/3f2a9c1d` or `sivtr files codex`', 2);
-  const scope = key === undefined ? await workspaceScope(opts) : await sessionScope(key, opts);
+  const scope = await filesScope(key, opts);
   if (args.json) {
     outJson(ledgerJson(scope.label, fileLedger(scope.jsonUnits)));
     return 0;
   }
-  const ledger = fileLedger(scope.units);
-  const { files, writes } = fileCounts(ledger);
-  if (files === 0) {
+  const text = ledgerText(scope);
+  if (text === undefined) {
     note(`no file writes proven in ${scope.label}`);
     return 0;
   }
-  process.stdout.write(`${scope.label}: ${count(files, 'file')}, ${count(writes, 'write')}\n`);
-  const rows = [['FILE', 'WRITES', 'RULES', 'EVIDENCE']];
-  for (const f of ledger.files) rows.push([shownPath(f, scope.base), String(f.writes), f.rules.join(','), evidence(f.refs)]);
-  process.stdout.write(table(rows));
+  process.stdout.write(text);
   return 0;
 }
