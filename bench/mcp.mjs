@@ -58,9 +58,14 @@ async function call(client, name, args) {
   return { ms, text: r.content[0].text };
 }
 
-// Specific queries, as an agent asks them (a token, an error message); every one distinct, so no
-// answer comes from the server's memory of an earlier one.
-const specific = (i) => [`tok-claude-${(i * 37) % 1000}-${1 + (i % 3)}`, `tok-codex-${(i * 53) % 1000}-1`, `tok-pi-${(i * 71) % 1000}-2`, `connection refused record ${i * 7}`][i % 4];
+// Specific queries, as an agent asks them: a turn's unique token (session k of the corpus is
+// provider k % 3's) or an error message of the terminal records; every one distinct, so no answer
+// comes from the server's memory of an earlier one.
+const PROVIDERS = ['claude', 'codex', 'pi'];
+const specific = (i) => {
+  const k = (i * 37) % 1000;
+  return i % 4 === 3 ? `Failed to connect to localhost port 8080 (record ${100 * (i % 20) + 7})` : `tok-${PROVIDERS[k % 3]}-${k}-1`;
+};
 // Words every synthetic session is made of: each matches most of the corpus, so their cost is the
 // search engine's ranking of thousands of hits, the same in a one-shot `sivtr search`.
 const COMMON = ['parser config', 'error warning', 'session token'];
@@ -75,7 +80,13 @@ async function serverRun(env, runs) {
   const { client } = await connect(env);
   const first = await call(client, 'search', { query: 'connection refused' });
   const warm = [];
-  for (let i = 0; i < runs; i++) warm.push((await call(client, 'search', { query: specific(i), limit: 10 })).ms);
+  let found = 0;
+  for (let i = 0; i < runs; i++) {
+    const r = await call(client, 'search', { query: specific(i), limit: 10 });
+    warm.push(r.ms);
+    if (!r.text.startsWith('no hits')) found++;
+  }
+  if (found < runs) throw new Error(`${runs - found} of the specific queries found nothing: the corpus is not the one this bench expects`);
   const repeated = [];
   for (let i = 0; i < 20; i++) repeated.push((await call(client, 'search', { query: specific(i % 4), limit: 10 })).ms);
   const common = [];
