@@ -23,4 +23,7 @@ export const commands: CommandEntry[] = [
   { name: 'doctor', load: () => import('./doctor.js') },
   { name: 'mcp', load: () => import('./mcp.js') },
   { name: 'skill', load: () => import('./skill.js') },
+  { name: 'overview', load: () => import('./overview.js') },
+  { name: 'turns', load: () => import('./turns.js') },
+  { name: 'export', load: () => import('./export.js') },
 ];

@@ -1,0 +1,234 @@
+// overview → turns → export on every genuine transcript in fixtures/real, checked against what
+// `show --json` prints of the same session; hand-made cases for the status rules and for HTML
+// escaping; a terminal session, where the facts apply.
+import { existsSync, cpSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cleanEnv, ROOT, runCli, tempDir } from '../helpers/cli.js';
+import { SAMPLE, writeLog } from '../helpers/terminal-log.js';
+
+const REAL = join(ROOT, 'fixtures', 'real');
+type Run = { agent: string; ids: Record<string, string> };
+type Block = { part: number; kind: string; text: string; label?: string; timestamp?: string };
+type Turn = { turn: number; blocks: Block[]; ended?: { at?: string } };
+type Overview = { ref: string; units: number; unitKind: string; parts: Record<string, number>; commands: number; failures: number; statuses: Record<string, number>; firstActivity?: string; lastActivity?: string };
+type TurnLine = { index: number; ref: string; status: { status: string; evidence: string }; parts: string; partCount: number; user: string; reply: string; commands: number; failures: number };
+
+const STATUS = /^T\d+ +(finished|running|aborted|unfinished|unknown) /;
+const readable = ['claude', 'codex', 'pi', 'gemini', 'opencode', 'qwen', 'droid', 'continue', 'copilot', 'kilo', 'auggie'];
+const sets = existsSync(REAL) ? readdirSync(REAL).filter((d) => existsSync(join(REAL, d, 'run.json'))) : [];
+
+for (const set of sets) {
+  const run = JSON.parse(readFileSync(join(REAL, set, 'run.json'), 'utf8')) as Run;
+  if (!readable.includes(run.agent)) continue;
+  describe(`drill-down on real ${set}`, () => {
+    let tmp: ReturnType<typeof tempDir>;
+    let env: NodeJS.ProcessEnv;
+    const ref = `${run.agent}/${run.ids.main}`;
+    const cli = (args: string[]) => runCli(args, { env });
+    let shown: Turn[];
+    beforeAll(() => {
+      tmp = tempDir('sivtr-drill-');
+      cpSync(join(REAL, set, 'home'), tmp.path, { recursive: true });
+      env = cleanEnv(tmp.path);
+      shown = JSON.parse(cli(['show', ref, '--json']).stdout) as Turn[];
+    });
+    afterAll(() => tmp.cleanup());
+
+    it('overview counts what show prints: turns, parts by kind, first and last activity', () => {
+      const r = cli(['overview', ref, '--json']);
+      expect(r.stderr).toBe('');
+      expect(r.code).toBe(0);
+      const o = JSON.parse(r.stdout) as Overview;
+      expect(o.ref).toBe(ref);
+      expect(o.units).toBe(shown.length);
+      const kinds: Record<string, number> = {};
+      for (const b of shown.flatMap((t) => t.blocks)) kinds[b.kind] = (kinds[b.kind] ?? 0) + 1;
+      expect(o.parts).toEqual(kinds);
+      expect(Object.values(o.statuses).reduce((a, b) => a + b, 0)).toBe(shown.length);
+      const stamps = shown.flatMap((t) => [...t.blocks.map((b) => b.timestamp), t.ended?.at]).filter((s): s is string => s !== undefined).sort((a, b) => Date.parse(a) - Date.parse(b));
+      expect(o.firstActivity).toBe(stamps[0]);
+      expect(o.lastActivity).toBe(stamps.at(-1));
+      // the conformance drivers run `echo hello` in every session's first turn
+      expect(o.commands).toBeGreaterThanOrEqual(1);
+      const md = cli(['overview', ref]);
+      expect(md.stdout).toContain(`- **turns**: ${shown.length}`);
+      expect(md.stdout).toContain(`- **commands run**: ${o.commands}`);
+    });
+
+    it('turns: one line per turn, starting T<n> and its status word, with part range, prompt and reply', () => {
+      const j = JSON.parse(cli(['turns', ref, '--json']).stdout) as TurnLine[];
+      expect(j.map((t) => t.index)).toEqual(shown.map((t) => t.turn));
+      j.forEach((t, i) => {
+        const blocks = shown[i]!.blocks;
+        expect(t.partCount).toBe(blocks.length);
+        expect(t.parts).toBe(`p1-${blocks.length}`);
+        expect(t.user).toBe(blocks.find((b) => b.kind === 'user')!.text.split('\n').find((l) => l.trim())!.trim());
+        expect(t.status.evidence.length).toBeGreaterThan(0);
+      });
+      const lines = cli(['turns', ref]).stdout.trimEnd().split('\n');
+      expect(lines).toHaveLength(shown.length);
+      lines.forEach((line, i) => {
+        expect(line).toMatch(STATUS);
+        expect(line.startsWith(`T${i + 1} `)).toBe(true);
+        expect(line).toContain(` p1-${shown[i]!.blocks.length} `);
+        expect(line).toContain('▸ ');
+        expect(line).toContain('◂ ');
+      });
+    });
+
+    it('export: Markdown and HTML hold every prompt and every tool output', () => {
+      const md = cli(['export', ref]).stdout;
+      const html = cli(['export', ref, '--format', 'html']).stdout;
+      for (const t of shown) {
+        for (const b of t.blocks.filter((x) => x.kind === 'user' || x.kind === 'tool_output')) {
+          expect(md).toContain(b.text);
+          expect(html).toContain(b.text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;'));
+        }
+      }
+      const folded = shown.flatMap((t) => t.blocks).filter((b) => ['tool_call', 'tool_output', 'thinking', 'compaction'].includes(b.kind)).length;
+      expect(html.match(/<details/g)?.length ?? 0).toBe(folded);
+    });
+  });
+}
+
+/** A Claude Code transcript written by hand, one record per line. */
+function claudeSession(home: string, id: string, records: Record<string, unknown>[]): void {
+  const dir = join(home, '.claude', 'projects', '-work');
+  mkdirSync(dir, { recursive: true });
+  let parent: string | null = null;
+  const lines = records.map((r, i) => {
+    const uuid = `u${i + 1}`;
+    const line = { parentUuid: parent, isSidechain: false, userType: 'external', cwd: '/work', sessionId: id, version: '2.1.40', uuid, timestamp: `2026-05-02T09:00:${String(i * 2).padStart(2, '0')}.000Z`, ...r };
+    parent = uuid;
+    return JSON.stringify(line);
+  });
+  writeFileSync(join(dir, `${id}.jsonl`), lines.join('\n') + '\n');
+}
+
+const user = (content: unknown) => ({ type: 'user', message: { role: 'user', content } });
+const assistant = (content: unknown[], stop: string | null, id: string) => ({ type: 'assistant', message: { id, type: 'message', role: 'assistant', model: 'm', content, stop_reason: stop } });
+
+describe('turn status from what followed', () => {
+  let tmp: ReturnType<typeof tempDir>;
+  let env: NodeJS.ProcessEnv;
+  const ID = '11111111-2222-4333-8444-555555555555';
+  beforeAll(() => {
+    tmp = tempDir('sivtr-drill-');
+    env = cleanEnv(tmp.path);
+    claudeSession(tmp.path, ID, [
+      user('Fix the build'),
+      assistant([{ type: 'text', text: 'Looking at the build.' }], null, 'm1'),
+      assistant([{ type: 'tool_use', id: 'toolu_1', name: 'Bash', input: { command: 'make' } }], 'tool_use', 'm1'),
+      user([{ type: 'tool_result', tool_use_id: 'toolu_1', content: 'make: *** [all] Error 2', is_error: true }]),
+      user([{ type: 'text', text: '[Request interrupted by user for tool use]' }]),
+      user('continue'),
+      assistant([{ type: 'text', text: 'The build is fixed.' }], 'end_turn', 'm2'),
+    ]);
+  });
+  afterAll(() => tmp.cleanup());
+
+  it('a turn the user had to push on with a bare "continue" did not finish, and says why', () => {
+    const turns = JSON.parse(runCli(['turns', `claude/${ID}`, '--json'], { env }).stdout) as TurnLine[];
+    expect(turns).toHaveLength(2);
+    expect(turns[0]!.status.status).toMatch(/^(unfinished|aborted)$/);
+    expect(turns[0]!.status.evidence).toMatch(/interrupt|T2 is a bare "continue"/);
+    expect(turns[0]!.failures).toBe(1);
+    expect(turns[0]!.commands).toBe(1);
+    expect(turns[1]!.user).toBe('continue');
+    expect(turns[1]!.reply).toBe('The build is fixed.');
+    const o = JSON.parse(runCli(['overview', `claude/${ID}`, '--json'], { env }).stdout) as Overview;
+    expect(o.failures).toBe(1);
+    expect(o.commands).toBe(1);
+  });
+});
+
+describe('export escapes hostile text', () => {
+  let tmp: ReturnType<typeof tempDir>;
+  let env: NodeJS.ProcessEnv;
+  const ID = '22222222-2222-4333-8444-555555555555';
+  const HOSTILE = `<script>alert("x")</script> & 'quoted' "double"`;
+  const BREAKOUT = '</pre></details><img src=x onerror=alert(1)>\n```\nnot code\n````';
+  beforeAll(() => {
+    tmp = tempDir('sivtr-drill-');
+    env = cleanEnv(tmp.path);
+    claudeSession(tmp.path, ID, [
+      user(HOSTILE),
+      assistant([{ type: 'thinking', thinking: 'Think <b>bold</b>', signature: 'x' }], null, 'm1'),
+      assistant([{ type: 'tool_use', id: 'toolu_1', name: 'Bash', input: { command: 'cat "<x>"' } }], 'tool_use', 'm1'),
+      user([{ type: 'tool_result', tool_use_id: 'toolu_1', content: BREAKOUT }]),
+      assistant([{ type: 'text', text: 'Reply with <iframe src="http://example.com"></iframe> & more' }], 'end_turn', 'm2'),
+    ]);
+  });
+  afterAll(() => tmp.cleanup());
+
+  it('HTML: every text escaped, nothing loaded from elsewhere, tool calls and thinking folded, a phone viewport', () => {
+    const out = join(tmp.path, 'session.html');
+    const r = runCli(['export', `claude/${ID}`, '--format', 'html', '-o', out], { env });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toBe(`exported claude/22222222 (1 turn) to ${out}\n`);
+    const html = readFileSync(out, 'utf8');
+    expect(html).toContain('&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; &#39;quoted&#39; &quot;double&quot;');
+    expect(html).toContain('&lt;/pre&gt;&lt;/details&gt;&lt;img src=x onerror=alert(1)&gt;');
+    expect(html).toContain('Think &lt;b&gt;bold&lt;/b&gt;');
+    expect(html).toContain('Reply with &lt;iframe src=&quot;http://example.com&quot;&gt;&lt;/iframe&gt; &amp; more');
+    for (const tag of ['<script', '<img', '<iframe', '<b>', '<link', '@import', 'url(']) expect(html, tag).not.toContain(tag);
+    expect(html).not.toMatch(/<[^>]*\s(?:src|href)=/); // no tag loads anything (escaped text may say src=)
+    expect(html).toContain('<meta name="viewport" content="width=device-width, initial-scale=1">');
+    expect(html.match(/<details/g)).toHaveLength(3); // thinking, tool call, tool output
+    expect(html.match(/<\/details>/g)).toHaveLength(3);
+  });
+
+  it('Markdown: a code fence longer than any backtick run inside, so tool output cannot close it', () => {
+    const md = runCli(['export', `claude/${ID}`], { env }).stdout;
+    expect(md).toContain(`\`\`\`\`\`\n${BREAKOUT}\n\`\`\`\`\`\n`);
+    expect(md).toContain(`**▸ User**\n\n${HOSTILE}\n`);
+  });
+
+  it('a file that cannot be written is one line naming it, not a stack trace', () => {
+    const r = runCli(['export', `claude/${ID}`, '-o', join(tmp.path, 'missing', 'x.md')], { env });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe(`sivtr: cannot write ${join(tmp.path, 'missing', 'x.md')}: ENOENT — pick a path in a directory you can write to\n`);
+  });
+});
+
+describe('terminal sessions', () => {
+  let tmp: ReturnType<typeof tempDir>;
+  let env: NodeJS.ProcessEnv;
+  beforeAll(() => {
+    tmp = tempDir('sivtr-drill-');
+    const data = join(tmp.path, 'data');
+    const log = writeLog(data, 'term-1', SAMPLE);
+    env = cleanEnv(tmp.path, { SIVTR_DATA_DIR: data, SIVTR_SESSION_LOG: log });
+  });
+  afterAll(() => tmp.cleanup());
+
+  it('overview counts records, commands and failures by exit code', () => {
+    const o = JSON.parse(runCli(['overview', 'terminal/current', '--json'], { env }).stdout) as Overview;
+    expect(o).toMatchObject({ unitKind: 'record', units: 4, commands: 4, failures: 1, parts: { prompt: 4, command: 4, output: 4 } });
+    expect(runCli(['overview', 'terminal/current'], { env }).stdout).toContain('- **records**: 4 (4 finished)');
+  });
+
+  it('turns gives each record a line; its status is its exit code', () => {
+    const lines = runCli(['turns', 'terminal/current'], { env }).stdout.trimEnd().split('\n');
+    expect(lines).toHaveLength(4);
+    expect(lines[1]).toMatch(/^T2 +finished .*▸ make .*\[exit code 2\]$/);
+  });
+});
+
+describe('usage', () => {
+  it('a ref without a session, or with a part, is a usage error that shows the fix', () => {
+    const tmp = tempDir('sivtr-drill-');
+    try {
+      const env = cleanEnv(tmp.path);
+      expect(runCli(['overview'], { env })).toMatchObject({ code: 2, stdout: '' });
+      const r = runCli(['turns', 'claude'], { env });
+      expect(r).toMatchObject({ code: 2, stderr: 'sivtr: "claude" is not a session ref — name one as source/session, e.g. `sivtr turns claude/current`\n' });
+      const p = runCli(['overview', 'claude/abc/2/p3'], { env });
+      expect(p.code).toBe(1); // no claude sessions here: the session is looked up first
+    } finally {
+      tmp.cleanup();
+    }
+  });
+});
