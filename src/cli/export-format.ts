@@ -6,7 +6,8 @@ import type { Part, Unit } from '../memory/types.js';
 import { isTerminalRecord } from '../memory/unit-facts.js';
 import { duration, localTime, shortPath } from './output.js';
 
-export type ExportInput = { facts: SessionFacts; shownRef: string; units: readonly Unit[]; turns: readonly TurnFacts[] };
+/** `mask`: what each part's text becomes before it is escaped or fenced (secrets masked). */
+export type ExportInput = { facts: SessionFacts; shownRef: string; units: readonly Unit[]; turns: readonly TurnFacts[]; mask?: (text: string) => string };
 
 const FOLDED = new Set(['tool_call', 'tool_output', 'thinking', 'compaction', 'prompt']);
 
@@ -78,14 +79,15 @@ export function exportMarkdown(input: ExportInput): string {
   input.units.forEach((unit, i) => {
     const turn = input.turns[i]!;
     out.push(`## ${turnHeading(turn, record)}`, '');
-    for (const part of visibleParts(unit)) out.push(mdPart(part));
+    for (const part of visibleParts(unit, input.mask)) out.push(mdPart(part));
   });
   return out.join('\n').replace(/\n{3,}/g, '\n\n').trimEnd() + '\n';
 }
 
 /** A terminal record's prompt says nothing a reader needs; its command and output do. */
-function visibleParts(unit: Unit): Part[] {
-  return isTerminalRecord(unit) ? unit.parts.filter((p) => p.kind !== 'prompt' && p.text !== '') : unit.parts;
+function visibleParts(unit: Unit, mask: (text: string) => string = (t) => t): Part[] {
+  const parts = isTerminalRecord(unit) ? unit.parts.filter((p) => p.kind !== 'prompt' && p.text !== '') : unit.parts;
+  return parts.map((p) => ({ ...p, text: mask(p.text) }));
 }
 
 export function escapeHtml(text: string): string {
@@ -124,7 +126,7 @@ export function exportHtml(input: ExportInput): string {
   const title = input.facts.title ?? input.shownRef;
   const body = input.units.map((unit, i) => {
     const turn = input.turns[i]!;
-    return `<section>\n<h2>${escapeHtml(turnHeading(turn, record))}</h2>\n${visibleParts(unit).map(htmlPart).join('\n')}\n</section>`;
+    return `<section>\n<h2>${escapeHtml(turnHeading(turn, record))}</h2>\n${visibleParts(unit, input.mask).map(htmlPart).join('\n')}\n</section>`;
   });
   return [
     '<!doctype html>',

@@ -65,7 +65,7 @@ export function pageOf(text: string, subject: PageSubject, opts: { maxChars: num
   let offset = 0;
   if (opts.cursor) {
     const c = opts.cursor;
-    if (c.view !== subject.view) throw new UsageError(`this cursor pages the ${c.view} form of ${c.ref}, not the ${subject.view} form`, c.view === 'raw' ? 'add --raw' : c.view === 'ansi' ? 'add --ansi' : 'drop --raw and --ansi');
+    if (c.view !== subject.view) throw new UsageError(`this cursor pages the ${c.view} form of ${c.ref}, not the ${subject.view} form`, 'give the options of the command that printed the cursor');
     if (c.total !== text.length || c.fp !== fingerprint(text)) {
       throw new SivtrError(`${c.ref} changed since this cursor was made`, `start again without --cursor: \`sivtr show ${c.ref}\``);
     }

@@ -186,6 +186,25 @@ describe('export escapes hostile text', () => {
     expect(md).toContain(`**▸ User**\n\n${HOSTILE}\n`);
   });
 
+  it('a secret in the session leaves masked, in a file as on stdout, unless --reveal', () => {
+    const dir = tempDir('sivtr-drill-');
+    try {
+      const SECRET = 'ghp_sRkDcjJ2C9EnSeKN8dHIq7CH9aD99Y9SzGmI'; // a well-formed fake (fixtures/secrets)
+      claudeSession(dir.path, ID, [user('push it'), assistant([{ type: 'text', text: `remote: token ${SECRET} accepted` }], 'end_turn', 'm1')]);
+      const e = cleanEnv(dir.path);
+      const file = join(dir.path, 'out.html');
+      const r = runCli(['export', `claude/${ID}`, '--format', 'html', '-o', file], { env: e });
+      expect(r.code).toBe(0);
+      expect(r.stderr).toMatch(/masked 1 secret \(github-token\)/);
+      const html = readFileSync(file, 'utf8');
+      expect(html).toContain('remote: token ');
+      expect(html).not.toContain(SECRET);
+      expect(runCli(['export', `claude/${ID}`, '--reveal'], { env: e }).stdout).toContain(SECRET);
+    } finally {
+      dir.cleanup();
+    }
+  });
+
   it('a file that cannot be written is one line naming it, not a stack trace', () => {
     const r = runCli(['export', `claude/${ID}`, '-o', join(tmp.path, 'missing', 'x.md')], { env });
     expect(r.code).toBe(1);
@@ -208,6 +227,14 @@ describe('terminal sessions', () => {
     const o = JSON.parse(runCli(['overview', 'terminal/current', '--json'], { env }).stdout) as Overview;
     expect(o).toMatchObject({ unitKind: 'record', units: 4, commands: 4, failures: 1, parts: { prompt: 4, command: 4, output: 4 } });
     expect(runCli(['overview', 'terminal/current'], { env }).stdout).toContain('- **records**: 4 (4 finished)');
+  });
+
+  it('export shows each record as its command and output', () => {
+    const md = runCli(['export', 'terminal/current'], { env }).stdout;
+    expect(md).toContain('## #2 · finished');
+    expect(md).toContain('make');
+    expect(md).toContain('error: missing target');
+    expect(md).not.toContain('me@box'); // the prompt says nothing a reader needs
   });
 
   it('turns gives each record a line; its status is its exit code', () => {

@@ -142,6 +142,24 @@ describe('paged reads', () => {
     }
   });
 
+  it('a secret across a page boundary is masked on both pages (the whole text is masked before paging)', () => {
+    const dir = tempDir('sivtr-parts-');
+    try {
+      cpSync(join(SET, 'home'), dir.path, { recursive: true });
+      const file = join(dir.path, FILE);
+      const SECRET = 'ghp_sRkDcjJ2C9EnSeKN8dHIq7CH9aD99Y9SzGmI'; // a well-formed fake (fixtures/secrets)
+      const text = `${'x'.repeat(90)} ${SECRET} end`;
+      writeFileSync(file, readFileSync(file, 'utf8').replace('"content":"hello","is_error":false', `"content":${JSON.stringify(text)},"is_error":false`));
+      const e = cleanEnv(dir.path);
+      const first = JSON.parse(runCli(['show', `claude/${MAIN}/1/p4`, '--max-chars', '100', '--json'], { env: e }).stdout) as Paged;
+      const second = JSON.parse(runCli(['show', '--cursor', first.nextCursor!, '--max-chars', '100', '--json'], { env: e }).stdout) as Paged;
+      expect(first.text + second.text).not.toContain('ghp_');
+      expect(first.text + second.text).toMatch(/^x{90} .+ end$/);
+    } finally {
+      dir.cleanup();
+    }
+  });
+
   it('a cursor refuses to continue when the transcript changed underneath it', () => {
     const dir = tempDir('sivtr-parts-');
     try {

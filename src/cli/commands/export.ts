@@ -4,7 +4,7 @@ import { writeFileSync } from 'node:fs';
 import { SivtrError } from '../../errors.js';
 import { sessionFacts, turnFacts } from '../../memory/overview.js';
 import { exportHtml, exportMarkdown } from '../export-format.js';
-import { confirm, out } from '../output.js';
+import { confirm, masked, out } from '../output.js';
 import { resolveSessionArg } from '../session-arg.js';
 import type { CommandSpec, ParsedArgs } from '../spec.js';
 import { str } from './common.js';
@@ -28,8 +28,10 @@ export async function run(args: ParsedArgs): Promise<number> {
   const resolved = await resolveSessionArg('export', args);
   const turns = turnFacts(resolved.session, resolved.units);
   const facts = sessionFacts({ ...resolved.session, units: resolved.units }, turns);
-  const input = { facts, shownRef: `${resolved.session.info.source}/${resolved.session.info.displayId}`, units: resolved.units, turns };
-  const text = args.format === 'html' ? exportHtml(input) : exportMarkdown(input);
+  // Each text masked before it is escaped or fenced: a secret is found in the text the agent wrote.
+  const title = facts.title === undefined ? undefined : masked(facts.title);
+  const input = { facts: { ...facts, ...(title === undefined ? {} : { title }) }, shownRef: `${resolved.session.info.source}/${resolved.session.info.displayId}`, units: resolved.units, turns, mask: masked };
+  const text = masked(args.format === 'html' ? exportHtml(input) : exportMarkdown(input));
   const file = str(args.output);
   if (file === undefined) {
     out(text);

@@ -41,8 +41,10 @@ function stableRef(typed: string, resolved: Resolved): string {
   return pieces.join('/');
 }
 
-function viewOf(args: ParsedArgs): 'raw' | 'ansi' | 'text' {
-  return args.raw ? 'raw' : args.ansi ? 'ansi' : 'text';
+/** The form of the text a cursor pages: a cursor of one form never continues another. */
+function viewOf(args: ParsedArgs): string {
+  const base = args.raw ? 'raw' : args.ansi ? 'ansi' : 'text';
+  return args.reveal ? `${base}, secrets revealed` : base;
 }
 
 function structuredJson(resolved: Resolved, ansi: boolean): unknown {
@@ -55,7 +57,7 @@ function structuredJson(resolved: Resolved, ansi: boolean): unknown {
 }
 
 function continueCommand(ref: string, page: Page, args: ParsedArgs): string {
-  const flags = [args.raw ? '--raw' : '', args.ansi && !args.raw ? '--ansi' : '', args['max-chars'] !== undefined ? `--max-chars ${String(args['max-chars'])}` : '', args.json ? '--json' : ''].filter(Boolean);
+  const flags = [args.raw ? '--raw' : '', args.ansi && !args.raw ? '--ansi' : '', args.reveal ? '--reveal' : '', args['max-chars'] !== undefined ? `--max-chars ${String(args['max-chars'])}` : '', args.json ? '--json' : ''].filter(Boolean);
   return `sivtr show ${ref} ${[...flags, `--cursor ${page.nextCursor!}`].join(' ')}`;
 }
 
