@@ -52,7 +52,7 @@ function aboutLines(input: ExportInput): string[] {
   const f = input.facts;
   const lines = [`Session: ${f.ref}`];
   if (f.cwd) lines.push(`Directory: ${shortPath(f.cwd)}`);
-  lines.push(`${f.unitKind === 'record' ? 'Records' : 'Turns'}: ${f.units} · commands run: ${f.commands} · failures: ${f.failures}`);
+  lines.push(`${f.unitKind === 'record' ? 'Records' : 'Turns'}: ${f.units} · files changed: ${f.files.files} · commands run: ${f.commands} · failures: ${f.failures}`);
   if (f.firstActivity) lines.push(`Activity: ${localTime(f.firstActivity)} – ${localTime(f.lastActivity)}`);
   return lines;
 }

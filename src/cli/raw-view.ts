@@ -1,57 +1,44 @@
-// `show --raw`: the transcript records behind the parts a ref names, as the agent wrote them.
-// TEMPORARY: until the raw-record locators on blocks are on main, the records of a JSONL
-// transcript are found by what they hold (the part's call id, or its text as JSON escapes it).
-import { readFileSync, statSync } from 'node:fs';
+// `show --raw`: the transcript records behind the parts a ref names, as the agent wrote them,
+// read through the locators the providers put on blocks (agents/raw.ts). A turn brings its
+// provider's end-of-turn record too. A part the provider did not locate is named, never skipped
+// in silence.
+import { readRawRecords } from '../agents/raw.js';
+import type { RawLocator } from '../agents/types.js';
 import { SivtrError } from '../errors.js';
 import type { Resolved } from '../memory/resolve.js';
-import type { Part } from '../memory/types.js';
+import { partRef } from '../memory/ref.js';
 
-export type RawRecord = { file: string; line: number; record: string };
-export type RawView = { records: RawRecord[]; text: string };
+export type RawView = { locators: RawLocator[]; records: string[]; text: string; unlocated: string[] };
 
-function partsOf(resolved: Resolved): Part[] {
-  if (resolved.part) return [resolved.part];
-  if (resolved.parts) return resolved.parts;
-  return resolved.units.flatMap((u) => u.parts);
-}
-
-function escaped(text: string): string {
-  return JSON.stringify(text).slice(1, -1);
-}
-
-/** A piece of the part's text long enough to tell its record apart, as it appears inside JSON. */
-function probes(part: Part): string[] {
-  const out: string[] = [];
-  const firstLine = part.text.split('\n').find((l) => l.trim().length > 0)?.trim();
-  if (firstLine) out.push(escaped(firstLine.slice(0, 60)));
-  return out;
-}
-
-export function rawRecordsOf(resolved: Resolved): RawView {
-  const file = resolved.session.info.location;
-  let isFile = false;
-  try {
-    isFile = statSync(file).isFile();
-  } catch {
-    isFile = false;
+export async function rawRecordsOf(resolved: Resolved): Promise<RawView> {
+  const wanted: { ref: string; raw?: RawLocator }[] = [];
+  const named = resolved.part ? [resolved.part] : resolved.parts;
+  if (named) for (const p of named) wanted.push({ ref: partRef(resolved.units[0]!, p.n), raw: p.raw });
+  else {
+    for (const u of resolved.units) {
+      for (const p of u.parts) wanted.push({ ref: partRef(u, p.n), raw: p.raw });
+      if (u.ended?.raw) wanted.push({ ref: `${u.ref} (end of turn)`, raw: u.ended.raw });
+    }
   }
-  if (!isFile || !/\.jsonl$/i.test(file)) {
-    throw new SivtrError(`raw records of ${resolved.session.info.source} sessions cannot be read yet`, 'use `sivtr show` without --raw');
+  const locators: RawLocator[] = [];
+  const seen = new Set<string>();
+  const unlocated: string[] = [];
+  for (const w of wanted) {
+    if (!w.raw) {
+      unlocated.push(w.ref);
+      continue;
+    }
+    const key = JSON.stringify(w.raw);
+    if (seen.has(key)) continue;
+    seen.add(key);
+    locators.push(w.raw);
   }
-  const lines = readFileSync(file, 'utf8').split('\n');
-  const chosen = new Set<number>();
-  for (const part of partsOf(resolved)) {
-    const found: number[] = [];
-    const texts = probes(part);
-    lines.forEach((line, i) => {
-      const byId = part.callId !== undefined && line.includes(JSON.stringify(part.callId));
-      const byText = texts.some((t) => line.includes(t));
-      if (part.callId !== undefined ? byId && (byText || texts.length === 0) : byText) found.push(i);
-    });
-    if (found.length === 0 && part.callId !== undefined) lines.forEach((line, i) => line.includes(JSON.stringify(part.callId)) && found.push(i));
-    for (const i of found) chosen.add(i);
+  if (locators.length === 0) {
+    const source = resolved.session.info.source;
+    throw new SivtrError(`${source} does not record where ${wanted.length === 1 ? 'this part' : 'these parts'} came from, so there is no raw record to show`, 'use `sivtr show` without --raw');
   }
-  const records = [...chosen].sort((a, b) => a - b).map((i) => ({ file, line: i + 1, record: lines[i]! }));
-  if (records.length === 0) throw new SivtrError(`no record of ${file} holds what ${resolved.ref.source}/${resolved.ref.session} shows`, 'use `sivtr show` without --raw');
-  return { records, text: records.map((r) => r.record).join('\n') + '\n' };
+  const records: string[] = [];
+  for (const l of locators) records.push(...(await readRawRecords(l)));
+  // One record a line: JSONL lines stay as written; a database row or a JSON value is one JSON text.
+  return { locators, records, text: records.join('\n') + '\n', unlocated };
 }

@@ -116,7 +116,7 @@ export async function showTool(args: ShowArgs, ctx: ToolContext): Promise<string
   const resolved = await resolveRef(args.ref, listOptions(ctx, true));
   const { units, part, parts } = resolved;
   if (units.length === 0) return `${args.ref} holds nothing yet\n`;
-  if (args.raw) return withNewline(`══ ${args.ref} (raw records) ══\n${rawRecordsOf(resolved).text}`);
+  if (args.raw) return withNewline(`══ ${args.ref} (raw records) ══\n${(await rawRecordsOf(resolved)).text}`);
   if (part || parts) {
     const unit = units[0]!;
     const named = part ? partRef(unit, part.n) : `${unit.ref}/p${parts!.map((p) => p.n).join(',')}`;

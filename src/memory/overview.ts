@@ -3,7 +3,7 @@ import { replyOf } from '../agents/turns.js';
 import { formatRef, partsSpec } from './ref.js';
 import { getSource } from './sources.js';
 import { turnStatuses, type TurnStatus, type TurnStatusWord } from './turn-status.js';
-import { addTokens, commandsOf, countKinds, failuresOf, isTerminalRecord, spanOf, tokensOf, type Tokens } from './unit-facts.js';
+import { addTokens, commandsOf, countKinds, failuresOf, filesOf, isTerminalRecord, spanOf, tokensOf, type Tokens } from './unit-facts.js';
 import type { OpenedSession, PartKind, Unit } from './types.js';
 
 export type TurnFacts = {
@@ -16,6 +16,8 @@ export type TurnFacts = {
   /** `p1-9` (empty when the unit has no parts). */
   parts: string;
   partCount: number;
+  /** Distinct files the turn wrote and its write actions (the file ledger's counts). */
+  files: { files: number; writes: number };
   commands: number;
   failures: number;
   tokens?: Tokens;
@@ -35,6 +37,8 @@ export type SessionFacts = {
   units: number;
   statuses: Partial<Record<TurnStatusWord, number>>;
   parts: Partial<Record<PartKind, number>>;
+  /** Distinct files the session wrote and its write actions (the file ledger's counts, as `sivtr files` prints them). */
+  files: { files: number; writes: number };
   commands: number;
   failures: number;
   tokens?: Tokens;
@@ -66,6 +70,7 @@ export function turnFacts(session: OpenedSession, units: readonly Unit[] = sessi
       status: statusOf.get(unit) ?? { status: 'unknown', evidence: 'not part of the session listing' },
       parts: n.length === 0 ? '' : partsSpec(n),
       partCount: n.length,
+      files: filesOf([unit]),
       commands: commandsOf(unit),
       failures: failuresOf(unit),
       user: userLine(unit),
@@ -100,6 +105,7 @@ export function sessionFacts(session: OpenedSession, turns: readonly TurnFacts[]
     units: units.length,
     statuses,
     parts,
+    files: filesOf(units),
     commands: turns.reduce((n, t) => n + t.commands, 0),
     failures: turns.reduce((n, t) => n + t.failures, 0),
   };

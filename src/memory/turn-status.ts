@@ -33,12 +33,13 @@ export function turnStatuses(units: readonly Unit[]): TurnStatus[] {
     const next = units[i + 1];
     const isLast = next === undefined;
     const end = endRecordOf(unit);
-    if (end?.state === 'aborted') return { status: 'aborted', evidence: end.evidence };
-    if (end?.state === 'error') return { status: 'unfinished', evidence: `stopped on an error: ${end.evidence}` };
     const pushed = isBareContinue(userText(next)) ? `T${next!.index} is a bare "${userText(next)!.trim()}"` : undefined;
+    const also = (evidence: string): string => (pushed ? `${evidence}; ${pushed}` : evidence);
+    if (end?.state === 'aborted') return { status: 'aborted', evidence: also(end.evidence) };
+    if (end?.state === 'error') return { status: 'unfinished', evidence: also(`stopped on an error: ${end.evidence}`) };
     if (end?.state === 'completed') {
       // The provider's record wins; a following "continue" is said beside it, not over it.
-      return { status: 'finished', evidence: pushed ? `${end.evidence}; ${pushed}` : end.evidence };
+      return { status: 'finished', evidence: also(end.evidence) };
     }
     if (pushed) return { status: 'unfinished', evidence: pushed };
     if (recordsEnds) {

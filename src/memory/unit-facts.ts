@@ -1,46 +1,38 @@
 // What overview, turns and export count in one unit (an agent turn or a terminal record):
-// parts by kind, commands run, failures, tokens, and when it started and ended. One place, so
-// the three views always agree.
-// TEMPORARY pieces, each to be replaced by the shared module once it is on main: failure
-// (memory/failure.ts), shell commands (memory/shell-calls.ts), tokens (Part.usage) and the
-// provider's end-of-turn record (Unit.ended) are read here from what exists today.
+// parts by kind, files written, commands run, failures, tokens, and when it started and ended.
+// One place, so the three views always agree; every fact comes from the shared definitions
+// (failure.ts, shell-calls.ts, file-ledger.ts, the provider's usage and end records).
+import type { TokenUsage, TurnEnd } from '../agents/types.js';
+import { failedParts } from './failure.js';
+import { fileCounts, fileLedger } from './file-ledger.js';
+import { shellCallOf } from './shell-calls.js';
 import type { Part, PartKind, Unit } from './types.js';
 
 /** Tokens as the provider recorded them, each count apart: a cache re-read is not input. */
-export type Tokens = { input?: number; output?: number; cacheRead?: number; cacheWrite?: number };
+export type Tokens = Pick<TokenUsage, 'input' | 'output' | 'cacheRead' | 'cacheWrite'>;
 
-/** The provider's own record of how a turn ended (see the `ended` fact on units). */
-export type EndRecord = { state: 'completed' | 'aborted' | 'error'; evidence: string; at?: string };
+/** The provider's own record of how a turn ended. */
+export type EndRecord = TurnEnd;
 
-type WithFacts = { usage?: Tokens; exitCode?: number };
-type UnitWithEnd = Unit & { ended?: EndRecord };
-
-export const endRecordOf = (unit: Unit): EndRecord | undefined => (unit as UnitWithEnd).ended;
-
-/** A tool output (or a record's output) that failed: a non-zero exit code, or, when none was recorded, the provider's error flag. */
-export function partFailed(part: Part): boolean {
-  if (part.kind !== 'tool_output' && part.kind !== 'output') return false;
-  const code = (part as Part & WithFacts).exitCode;
-  if (code !== undefined) return code !== 0;
-  return part.isError === true;
-}
+export const endRecordOf = (unit: Unit): EndRecord | undefined => unit.ended;
 
 export function isTerminalRecord(unit: Unit): boolean {
   return unit.source === 'terminal' || unit.parts[0]?.kind === 'prompt';
 }
 
-/** Failures of a unit: a terminal record by its exit code, a turn by its failed tool outputs. */
+/** Failures of a unit as failure.ts defines them: a record by its exit code, a turn by its failed tool outputs. */
 export function failuresOf(unit: Unit): number {
-  if (unit.exitCode !== undefined) return unit.exitCode !== 0 ? 1 : 0;
-  return unit.parts.filter(partFailed).length;
+  return failedParts(unit).length;
 }
 
-const SHELL_TOOLS = new Set(['bash', 'shell', 'exec_command', 'shell_command', 'local_shell', 'run_shell_command', 'execute', 'launch-process', 'execute_command', 'run_terminal_cmd', 'terminal', 'execute_bash']);
-
-/** Shell commands a unit ran: a terminal record is one (when it has a command), a turn its shell tool calls. */
+/** Shell commands a unit ran: a terminal record's command, a turn's shell tool calls. */
 export function commandsOf(unit: Unit): number {
-  if (isTerminalRecord(unit)) return unit.parts[1]?.text.trim() ? 1 : 0;
-  return unit.parts.filter((p) => p.kind === 'tool_call' && p.label !== undefined && SHELL_TOOLS.has(p.label.toLowerCase().split('__').at(-1)!)).length;
+  return unit.parts.filter((p) => shellCallOf(p) !== undefined).length;
+}
+
+/** Distinct files a unit (or several) wrote and the write actions, as the file ledger counts them. */
+export function filesOf(units: readonly Unit[]): { files: number; writes: number } {
+  return fileCounts(fileLedger(units));
 }
 
 export function tokensOf(parts: readonly Part[]): Tokens | undefined {
@@ -48,7 +40,7 @@ export function tokensOf(parts: readonly Part[]): Tokens | undefined {
   const sum: Required<Tokens> = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 };
   const present = new Set<keyof Tokens>();
   for (const part of parts) {
-    const usage = (part as Part & WithFacts).usage;
+    const usage = part.usage;
     if (!usage) continue;
     seen = true;
     for (const key of ['input', 'output', 'cacheRead', 'cacheWrite'] as const) {

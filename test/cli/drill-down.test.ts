@@ -128,11 +128,11 @@ describe('turn status from what followed', () => {
   });
   afterAll(() => tmp.cleanup());
 
-  it('a turn the user had to push on with a bare "continue" did not finish, and says why', () => {
+  it('a turn the user interrupted is aborted, with the provider\'s record and the "continue" that followed', () => {
     const turns = JSON.parse(runCli(['turns', `claude/${ID}`, '--json'], { env }).stdout) as TurnLine[];
     expect(turns).toHaveLength(2);
-    expect(turns[0]!.status.status).toMatch(/^(unfinished|aborted)$/);
-    expect(turns[0]!.status.evidence).toMatch(/interrupt|T2 is a bare "continue"/);
+    expect(turns[0]!.status).toEqual({ status: 'aborted', evidence: '[Request interrupted by user for tool use]; T2 is a bare "continue"' });
+    expect(turns[1]!.status).toEqual({ status: 'finished', evidence: 'stop_reason: end_turn' });
     expect(turns[0]!.failures).toBe(1);
     expect(turns[0]!.commands).toBe(1);
     expect(turns[1]!.user).toBe('continue');
@@ -140,6 +140,97 @@ describe('turn status from what followed', () => {
     const o = JSON.parse(runCli(['overview', `claude/${ID}`, '--json'], { env }).stdout) as Overview;
     expect(o.failures).toBe(1);
     expect(o.commands).toBe(1);
+    expect(o.statuses).toEqual({ aborted: 1, finished: 1 });
+    const lines = runCli(['turns', `claude/${ID}`], { env }).stdout.trimEnd().split('\n');
+    expect(lines[0]).toMatch(/^T1 +aborted .*\[\[Request interrupted by user for tool use\]; T2 is a bare "continue"\]$/);
+  });
+
+  it('without any end record, a bare "continue" next is the only evidence: unfinished; the rest is unknown', () => {
+    const dir = tempDir('sivtr-drill-');
+    try {
+      const OLD = '33333333-2222-4333-8444-555555555555';
+      // older Claude Code versions persisted stop_reason null and no turn_duration
+      claudeSession(dir.path, OLD, [
+        user('Refactor the parser'),
+        assistant([{ type: 'text', text: 'Starting on the parser.' }], null, 'm1'),
+        user('go on'),
+        assistant([{ type: 'text', text: 'The parser is refactored.' }], null, 'm2'),
+      ]);
+      const turns = JSON.parse(runCli(['turns', `claude/${OLD}`, '--json'], { env: cleanEnv(dir.path) }).stdout) as TurnLine[];
+      expect(turns.map((t) => t.status)).toEqual([
+        { status: 'unfinished', evidence: 'T2 is a bare "go on"' },
+        { status: 'unknown', evidence: 'the provider recorded no end for this turn' },
+      ]);
+    } finally {
+      dir.cleanup();
+    }
+  });
+
+  it('files changed: overview and turns count what `sivtr files` proves', () => {
+    const dir = tempDir('sivtr-drill-');
+    try {
+      const W = '44444444-2222-4333-8444-555555555555';
+      claudeSession(dir.path, W, [
+        user('Write the notes'),
+        assistant([{ type: 'tool_use', id: 'toolu_w', name: 'Write', input: { file_path: '/work/notes.md', content: 'a' } }], 'tool_use', 'm1'),
+        user([{ type: 'tool_result', tool_use_id: 'toolu_w', content: 'File created successfully at: /work/notes.md' }]),
+        assistant([{ type: 'tool_use', id: 'toolu_b', name: 'Bash', input: { command: 'echo b >> /work/notes.md && cp /work/notes.md /work/copy.md' } }], 'tool_use', 'm1'),
+        user([{ type: 'tool_result', tool_use_id: 'toolu_b', content: '' }]),
+        assistant([{ type: 'text', text: 'Written.' }], 'end_turn', 'm1'),
+      ]);
+      const e = cleanEnv(dir.path);
+      const files = JSON.parse(runCli(['files', `claude/${W}`, '--json'], { env: e }).stdout) as { files: number; writes: number };
+      expect(files.files).toBe(2);
+      const o = JSON.parse(runCli(['overview', `claude/${W}`, '--json'], { env: e }).stdout) as Overview & { files: { files: number; writes: number } };
+      expect(o.files).toEqual({ files: files.files, writes: files.writes });
+      const t = JSON.parse(runCli(['turns', `claude/${W}`, '--json'], { env: e }).stdout) as (TurnLine & { files: { files: number } })[];
+      expect(t[0]!.files).toEqual({ files: files.files, writes: files.writes });
+      expect(runCli(['overview', `claude/${W}`], { env: e }).stdout).toContain(`- **files changed**: 2 files (${files.writes} writes)`);
+    } finally {
+      dir.cleanup();
+    }
+  });
+});
+
+/** A Codex rollout written by hand: turns of a prompt and a reply, each ended by task_complete unless `open`. */
+function codexSession(home: string, id: string, turns: { prompt: string; reply: string; complete: boolean }[]): void {
+  const dir = join(home, '.codex', 'sessions', '2026', '05', '02');
+  mkdirSync(dir, { recursive: true });
+  const lines: string[] = [];
+  const at = (s: number): string => new Date(Date.parse('2026-05-02T09:00:00Z') + s * 1000).toISOString();
+  const rec = (s: number, type: string, payload: unknown) => lines.push(JSON.stringify({ timestamp: at(s), type, payload }));
+  rec(0, 'session_meta', { id, timestamp: at(0), cwd: '/work', originator: 'codex_cli_rs', cli_version: '0.118.0', source: 'cli' });
+  turns.forEach((t, i) => {
+    const s = 10 * (i + 1);
+    rec(s, 'event_msg', { type: 'task_started', turn_id: `t${i}` });
+    rec(s, 'response_item', { type: 'message', role: 'user', content: [{ type: 'input_text', text: t.prompt }] });
+    rec(s, 'event_msg', { type: 'user_message', message: t.prompt, images: [] });
+    rec(s + 2, 'response_item', { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: t.reply }] });
+    rec(s + 2, 'event_msg', { type: 'agent_message', message: t.reply });
+    if (t.complete) rec(s + 3, 'event_msg', { type: 'task_complete', turn_id: `t${i}`, last_agent_message: t.reply });
+  });
+  writeFileSync(join(dir, `rollout-2026-05-02T09-00-00-${id}.jsonl`), lines.join('\n') + '\n');
+}
+
+describe('Codex turns without task_complete', () => {
+  it('an earlier turn without one did not finish; the newest without one is still running', () => {
+    const dir = tempDir('sivtr-drill-');
+    try {
+      const ID = '0196a000-1111-7c3d-9f00-aabbccddeeff';
+      codexSession(dir.path, ID, [
+        { prompt: 'First task', reply: 'Working on the first task.', complete: false },
+        { prompt: 'Second task', reply: 'Second task done.', complete: true },
+        { prompt: 'Third task', reply: 'Looking at the third task.', complete: false },
+      ]);
+      const turns = JSON.parse(runCli(['turns', `codex/${ID}`, '--json'], { env: cleanEnv(dir.path) }).stdout) as TurnLine[];
+      expect(turns.map((t) => t.status)).toEqual([
+        { status: 'unfinished', evidence: 'no end record before T2 began (other turns have one)' },
+        { status: 'finished', evidence: 'task_complete' },
+        { status: 'running', evidence: 'no end record yet (earlier turns have one)' },
+      ]);
+    } finally {
+      dir.cleanup();
+    }
   });
 });
 

@@ -189,14 +189,55 @@ describe('paged reads', () => {
 });
 
 describe('show --raw', () => {
-  it('prints the transcript records behind a part, byte for byte as the agent wrote them', () => {
-    const lines = readFileSync(join(tmp.path, FILE), 'utf8').split('\n');
+  const fileLines = (): string[] => readFileSync(join(tmp.path, FILE), 'utf8').split('\n');
+
+  it('prints the record behind a part byte for byte as the agent wrote it', () => {
     const r = cli(['show', `claude/${MAIN}/1/p4`, '--raw']);
+    expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     const printed = r.stdout.trimEnd().split('\n');
-    expect(printed.length).toBeGreaterThan(0);
-    for (const line of printed) expect(lines).toContain(line);
-    const rec = printed.map((l) => JSON.parse(l) as { type: string; message?: { content?: { type: string; content?: string }[] } });
-    expect(rec.some((x) => x.type === 'user' && x.message?.content?.some((c) => c.type === 'tool_result' && c.content === 'hello'))).toBe(true);
+    expect(printed).toHaveLength(1);
+    expect(fileLines()).toContain(printed[0]);
+    const rec = JSON.parse(printed[0]!) as { type: string; message: { content: { type: string; tool_use_id?: string; content?: string }[] } };
+    expect(rec.type).toBe('user');
+    expect(rec.message.content[0]).toMatchObject({ type: 'tool_result', content: 'hello' });
+  });
+
+  it('a part range gives each record once, in order; --json names where each came from', () => {
+    const r = cli(['show', `claude/${MAIN}/1/p3-4`, '--raw', '--json']);
+    expect(r.code).toBe(0);
+    const j = JSON.parse(r.stdout) as { ref: string; locators: { file: string; lines: number[] }[]; records: string[] };
+    expect(j.ref).toBe(`claude/${MAIN}/1/p3-4`);
+    const lines = fileLines();
+    expect(j.records.length).toBeGreaterThanOrEqual(2);
+    for (const [i, rec] of j.records.entries()) expect(rec).toBe(lines[j.locators.flatMap((l) => l.lines)[i]! - 1]);
+    expect(JSON.parse(j.records[0]!).message.content[0].type).toBe('tool_use');
+  });
+
+  it('a whole turn brings its end-of-turn record; paging works on raw text too', () => {
+    const whole = cli(['show', `claude/${MAIN}/1`, '--raw', '--max-chars', '0']);
+    expect(whole.code).toBe(0);
+    const records = whole.stdout.trimEnd().split('\n').map((l) => JSON.parse(l) as { type: string; message?: { stop_reason?: string } });
+    expect(records.some((x) => x.type === 'assistant' && x.message?.stop_reason === 'end_turn')).toBe(true);
+    const page = JSON.parse(cli(['show', `claude/${MAIN}/1`, '--raw', '--max-chars', '500', '--json']).stdout) as Paged;
+    expect(page.total).toBe(whole.stdout.length);
+    const plain = cli(['show', `claude/${MAIN}/1`, '--cursor', page.nextCursor!]);
+    expect(plain.code).toBe(2); // a cursor of the raw form does not continue the text form
+    expect(plain.stderr).toMatch(/^sivtr: this cursor pages the raw form of .*, not the text form — /);
+  });
+
+  it('a provider that does not locate its records says so in one line', () => {
+    const dir = tempDir('sivtr-parts-');
+    try {
+      const set = join(ROOT, 'fixtures', 'real', 'qwen-0.24.4');
+      cpSync(join(set, 'home'), dir.path, { recursive: true });
+      const id = (JSON.parse(readFileSync(join(set, 'run.json'), 'utf8')) as { ids: { main: string } }).ids.main;
+      const r = runCli(['show', `qwen/${id}/1/p1`, '--raw'], { env: cleanEnv(dir.path) });
+      expect(r.code).toBe(1);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toBe('sivtr: qwen does not record where this part came from, so there is no raw record to show — use `sivtr show` without --raw\n');
+    } finally {
+      dir.cleanup();
+    }
   });
 });

@@ -7,7 +7,7 @@ import { exportHtml, exportMarkdown } from '../export-format.js';
 import { confirm, masked, out } from '../output.js';
 import { resolveSessionArg } from '../session-arg.js';
 import type { CommandSpec, ParsedArgs } from '../spec.js';
-import { str } from './common.js';
+import { SCOPE_FLAGS, str } from './common.js';
 
 export const spec: CommandSpec = {
   name: 'export',
@@ -15,6 +15,7 @@ export const spec: CommandSpec = {
   describe: 'a whole session as Markdown or one self-contained HTML file',
   positionals: [{ name: 'session', describe: 'source/session (claude/3f2a9c1d, codex/current), or turns of it (…/2-4)' }],
   flags: {
+    ...SCOPE_FLAGS,
     format: { type: 'string', describe: 'md or html', choices: ['md', 'html'], default: 'md' },
     output: { type: 'string', alias: 'o', describe: 'write to FILE instead of stdout' },
   },

@@ -6,6 +6,7 @@ import type { Tokens } from '../../memory/unit-facts.js';
 import { localTime, oneLine, out, outJson, shortPath } from '../output.js';
 import { resolveSessionArg } from '../session-arg.js';
 import type { CommandSpec, ParsedArgs } from '../spec.js';
+import { SCOPE_FLAGS } from './common.js';
 
 export const spec: CommandSpec = {
   name: 'overview',
@@ -13,6 +14,7 @@ export const spec: CommandSpec = {
   describe: 'one screen of facts about a session: turns, parts, commands, failures, tokens, activity',
   positionals: [{ name: 'session', describe: 'source/session (claude/3f2a9c1d, codex/current, terminal/current)' }],
   flags: {
+    ...SCOPE_FLAGS,
     json: { type: 'boolean', describe: 'print JSON' },
   },
   examples: [
@@ -53,6 +55,7 @@ function markdown(f: SessionFacts, shownRef: string): string {
   const total = Object.values(f.parts).reduce((a, b) => a + (b ?? 0), 0);
   const kinds = KIND_NAMES.filter(([k]) => (f.parts as Record<string, number | undefined>)[k]).map(([k, name]) => count((f.parts as Record<string, number>)[k]!, name));
   lines.push(`- **parts**: ${total}${kinds.length ? ` — ${kinds.join(', ')}` : ''}`);
+  lines.push(`- **files changed**: ${count(f.files.files, 'file')} (${count(f.files.writes, 'write')})`);
   lines.push(`- **commands run**: ${f.commands}`);
   lines.push(`- **failures**: ${f.failures}`);
   if (f.tokens) lines.push(`- **tokens**: ${tokensLine(f.tokens)}`);

@@ -85,9 +85,10 @@ export async function run(args: ParsedArgs): Promise<number> {
     outJson(structuredJson(resolved, ansi));
     return 0;
   }
-  const raw = args.raw ? rawRecordsOf(resolved) : undefined;
+  const raw = args.raw ? await rawRecordsOf(resolved) : undefined;
+  if (raw && raw.unlocated.length > 0) note(`no raw record located for ${raw.unlocated.join(', ')}`);
   if (args.json && !paging && raw) {
-    outJson({ ref: stable, records: raw.records });
+    outJson({ ref: stable, locators: raw.locators, records: raw.records });
     return 0;
   }
   // Masked before paging: a page boundary must never cut a secret into halves the rules miss.

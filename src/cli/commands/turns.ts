@@ -4,6 +4,7 @@ import { turnFacts, type TurnFacts } from '../../memory/overview.js';
 import { duration, localTime, oneLine, out, outJson, styles, useColor } from '../output.js';
 import { resolveSessionArg } from '../session-arg.js';
 import type { CommandSpec, ParsedArgs } from '../spec.js';
+import { SCOPE_FLAGS } from './common.js';
 
 export const spec: CommandSpec = {
   name: 'turns',
@@ -11,6 +12,7 @@ export const spec: CommandSpec = {
   describe: 'one line per turn: status with its evidence, time, parts, counts, prompt and reply',
   positionals: [{ name: 'session', describe: 'source/session, or turns of it (claude/3f2a9c1d/2-5)' }],
   flags: {
+    ...SCOPE_FLAGS,
     json: { type: 'boolean', describe: 'print JSON' },
     width: { type: 'number', describe: 'characters of prompt and reply shown per line (default: 40 each)' },
   },
@@ -25,7 +27,7 @@ const STATUS_WIDTH = 'unfinished'.length;
 function line(t: TurnFacts, width: number, colour: boolean, numberWidth: number): string {
   const s = styles(colour);
   const paint = t.status.status === 'finished' ? s.green : t.status.status === 'aborted' || t.status.status === 'unfinished' ? s.red : t.status.status === 'running' ? s.yellow : s.dim;
-  const counts = `${t.commands} cmd · ${t.failures} fail`;
+  const counts = `${t.files.files} files · ${t.commands} cmd · ${t.failures} fail`;
   const cells = [
     `T${t.index}`.padEnd(numberWidth),
     paint(t.status.status.padEnd(STATUS_WIDTH)),
