@@ -226,16 +226,14 @@ describe('show --raw', () => {
     expect(plain.stderr).toMatch(/^sivtr: this cursor pages the raw form of .*, not the text form — /);
   });
 
-  it('a provider that does not locate its records says so in one line', () => {
+  it('a provider that does not locate its records says so in one line (Aider\'s Markdown history)', () => {
     const dir = tempDir('sivtr-parts-');
     try {
-      const set = join(ROOT, 'fixtures', 'real', 'qwen-0.24.4');
-      cpSync(join(set, 'home'), dir.path, { recursive: true });
-      const id = (JSON.parse(readFileSync(join(set, 'run.json'), 'utf8')) as { ids: { main: string } }).ids.main;
-      const r = runCli(['show', `qwen/${id}/1/p1`, '--raw'], { env: cleanEnv(dir.path) });
+      writeFileSync(join(dir.path, '.aider.chat.history.md'), '\n# aider chat started at 2026-05-02 09:00:00\n\n#### Fix the build\n\nThe build is fixed.\n');
+      const r = runCli(['show', 'aider/current/1/p1', '--raw'], { env: cleanEnv(dir.path), cwd: dir.path });
       expect(r.code).toBe(1);
       expect(r.stdout).toBe('');
-      expect(r.stderr).toBe('sivtr: qwen does not record where this part came from, so there is no raw record to show — use `sivtr show` without --raw\n');
+      expect(r.stderr).toBe('sivtr: aider does not record where this part came from, so there is no raw record to show — use `sivtr show` without --raw\n');
     } finally {
       dir.cleanup();
     }
