@@ -155,12 +155,19 @@ export async function parseOpenhandsConversation(conversation: string, warnFn: (
   let lastReply = -1;
   const files = eventFiles(conversation);
   files.forEach((name, i) => {
-    const e = readEvent(join(conversation, 'events', name), stats);
+    const path = join(conversation, 'events', name);
+    const e = readEvent(path, stats);
     if (!e) return;
     const got = eventBlocks(e);
+    // one event per file: the whole document is the raw record
+    for (const b of got) b.raw = { file: path, pointers: [''] };
     if (got.some((b) => b.kind === 'user')) lastUser = i;
     if (e.kind === 'MessageEvent' && e.source === 'agent') lastReply = i;
-    if (e.kind === 'ActionEvent' && e.tool_name === 'finish') lastReply = i;
+    if (e.kind === 'ActionEvent' && e.tool_name === 'finish') {
+      lastReply = i;
+      const last = got.at(-1) ?? blocks.at(-1);
+      if (last) last.ended = { state: 'completed', evidence: 'finish', raw: { file: path, pointers: [''] }, at: toIso(e.timestamp) };
+    }
     blocks.push(...got);
   });
   reportSkipped(join(conversation, 'events'), stats, warnFn);

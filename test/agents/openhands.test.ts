@@ -61,6 +61,9 @@ describe('openhands', () => {
     expect(blocks[3]).toMatchObject({ label: 'terminal', callId: 'call_1' });
     expect(String(blocks[3]!.text)).toContain('npm test');
     expect(blocks[4]).toMatchObject({ text: '1 failing', label: 'terminal', callId: 'call_1', isError: true, exitCode: 1 });
+    // one event per file: the locator names the file, the whole document
+    expect((blocks[4] as { raw?: { file: string; pointers: string[] } }).raw).toMatchObject({ pointers: [''] });
+    expect((blocks[4] as { raw: { file: string } }).raw.file).toMatch(/events[\\/]event-\d+-[^\\/]+\.json$/);
     expect(blocks[6]).toMatchObject({ text: 'not that file', callId: 'call_2', isError: true });
     expect(blocks[7]!.text).toBe('The user asked for tests; one fails.');
     expect(shown.stderr).toMatch(/skipped 1 unreadable line/);
