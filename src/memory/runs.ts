@@ -282,11 +282,12 @@ export async function selectRecentRuns(query: RunsQuery, recency: Recency, opts:
 }
 
 /** What `copy … --by` copies: the runs as records, with what was copied named by their refs. */
-export function pickRuns(runs: Run[], aspect: Aspect, opts: RenderOptions): { text: string; plain: string; what: string } {
+export function pickRuns(runs: Run[], aspect: Aspect, opts: RenderOptions): { text: string; plain: string; what: string; ref?: string } {
   const units = runs.map((r) => r.unit);
   const text = unitsText(units, aspect, opts);
   const plain = opts.ansi ? unitsText(units, aspect, { ...opts, ansi: false }) : text;
   const first = runs[0]!;
   const what = runs.length === 1 ? `${first.ref} ${first.unit.title}` : `${first.ref}–${runs.at(-1)!.ref}`;
-  return { text, plain, what };
+  // One run has a ref that shows all of it (what copy --budget names when it cuts).
+  return { text, plain, what, ...(runs.length === 1 ? { ref: first.fullRef } : {}) };
 }

@@ -29,6 +29,14 @@ describe('copy --budget', () => {
     expect(runCli(['show', ref, '--max-chars', '0'], { env }).stdout).toBe(lines.join('\n') + '\n');
   });
 
+  it('names the ref with it all for a run counted by --by too', () => {
+    const r = runCli(['copy', 'out', '1', '--by', 'all', '--print', '--budget', '1000c'], { env });
+    expect(r.code).toBe(0);
+    const ref = /— the whole text: sivtr show (\S+)\]$/m.exec(r.stdout)?.[1];
+    expect(ref).toBeDefined();
+    expect(runCli(['show', ref!, '--max-chars', '0'], { env }).stdout).toContain(lines.join('\n') + '\n');
+  });
+
   it('leaves a short output as it is', () => {
     const r = runCli(['copy', 'cmd', '--print', '--budget', '2k'], { env });
     expect(r.stdout).toBe('npm run build\n');
