@@ -10,7 +10,11 @@ import { allSources } from './sources.js';
 import type { ListOptions, Unit } from './types.js';
 import { fitToBudget, type Budget } from './budget.js';
 
-export type BriefQuery = { since: number; budget: Budget; now: number; label: string };
+/**
+ * `mask`: the text as it may leave sivtr (secrets masked unless revealed), applied before any cut:
+ * a token cut in half by an ellipsis no longer matches its rule.
+ */
+export type BriefQuery = { since: number; budget: Budget; now: number; label: string; mask?: (text: string) => string };
 
 type Request = { unit: Unit; at: number; asked: string; answer: string; open: boolean; tools: string };
 
@@ -60,9 +64,9 @@ async function recentTurns(opts: ListOptions, since: number): Promise<Unit[]> {
   return turns.sort((a, b) => b.at - a.at).map((t) => t.unit);
 }
 
-function requestOf(unit: Unit, now: number): Request {
-  const asked = unit.parts.filter((p) => p.kind === 'user').map((p) => p.text).join('\n\n');
-  const answer = replyParts(unit).map((p) => p.text).join('\n\n');
+function requestOf(unit: Unit, now: number, mask: (text: string) => string): Request {
+  const asked = mask(unit.parts.filter((p) => p.kind === 'user').map((p) => p.text).join('\n\n'));
+  const answer = mask(replyParts(unit).map((p) => p.text).join('\n\n'));
   return { unit, at: ms(unit.at) ?? now, asked, answer, open: unit.complete === false, tools: footprint(unit) };
 }
 
@@ -89,7 +93,7 @@ function requestWhole(r: Request, cap: number): string {
 const normalised = (command: string): string => command.replace(/\s+/g, ' ').trim();
 
 /** Failed runs, newest first, each with the later run of the same command (in the same directory) that passed, if any. */
-function failures(runs: readonly Run[]): string[] {
+function failures(runs: readonly Run[], mask: (text: string) => string): string[] {
   const out: string[] = [];
   const reported = new Set<string>();
   runs.forEach((run, i) => {
@@ -102,16 +106,17 @@ function failures(runs: readonly Run[]): string[] {
     const exit = run.exitCode !== undefined ? `exit ${run.exitCode}` : 'flagged as an error';
     const by = run.by === 'me' ? 'you' : run.source;
     const verdict = fixed ? `passed later: ${fixed.ref}` : later.length > 0 ? `still failing (last run ${later[0]!.ref})` : 'not run again';
-    out.push(`- \`${flat(run.command, 120)}\` · ${exit} · by ${by} · ${run.ref} — ${verdict}`);
+    out.push(`- \`${flat(mask(run.command), 120)}\` · ${exit} · by ${by} · ${run.ref} — ${verdict}`);
   });
   return out;
 }
 
 export async function buildBrief(opts: ListOptions, q: BriefQuery): Promise<string> {
+  const mask = q.mask ?? ((text: string) => text);
   const turns = await recentTurns(opts, q.since);
-  const requests = turns.filter((u) => u.parts.some((p) => p.kind === 'user')).map((u) => requestOf(u, q.now));
+  const requests = turns.filter((u) => u.parts.some((p) => p.kind === 'user')).map((u) => requestOf(u, q.now, mask));
   const runs = (await collectRuns({ by: 'all' }, opts)).filter((r) => (ms(r.endedAt) ?? ms(r.startedAt) ?? q.now) >= q.since);
-  const failed = failures(runs);
+  const failed = failures(runs, mask);
   const ledger = fileLedger(turns);
   const files = ledger.files.map((f) => `- ${f.host ? `${f.host}:` : ''}${f.path} — ${f.rules.join(', ')}${f.writes > 1 ? ` ×${f.writes}` : ''} · ${f.refs.at(-1)}`);
 

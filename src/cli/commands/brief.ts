@@ -2,7 +2,7 @@
 import { parseBudget } from '../../memory/budget.js';
 import { buildBrief } from '../../memory/brief.js';
 import { requireTime } from '../../store/time.js';
-import { out, shortPath } from '../output.js';
+import { masked, out, shortPath } from '../output.js';
 import type { CommandSpec, ParsedArgs } from '../spec.js';
 import { listOptions, SCOPE_FLAGS } from './common.js';
 
@@ -28,6 +28,6 @@ export async function run(args: ParsedArgs): Promise<number> {
   const since = requireTime('since', sinceText, now);
   const opts = listOptions(args);
   const where = opts.global ? 'every workspace' : shortPath(opts.scope ?? opts.cwd);
-  out(await buildBrief(opts, { since, budget, now, label: `${where}, since ${sinceText} (budget ${budget.label})` }));
+  out(await buildBrief(opts, { since, budget, now, label: `${where}, since ${sinceText} (budget ${budget.label})`, mask: masked }));
   return 0;
 }
