@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import stripAnsi from 'strip-ansi';
 import type { AgentSession, Block, BlockKind, DiscoverOptions, SessionSummary } from './types.js';
 import { count } from '../plural.js';
+import { maskSecrets } from '../text/secrets.js';
 
 /** Providers find their data under the user's home (files.ts says how it is found). */
 export { expandHome, home as homeOf } from '../files.js';
@@ -114,11 +115,15 @@ export function statOrUndefined(path: string): Stats | undefined {
   }
 }
 
-/** The first line of a text, cut for a title. */
+/**
+ * The first line of a text, cut for a title. A line that is cut is masked first: half a token no
+ * longer matches its rule when the title is masked on its way out.
+ */
 export function titleFrom(text: string | undefined, max = 80): string | undefined {
   if (!text) return undefined;
-  const line = text.trim().split('\n', 1)[0]!.trim();
+  let line = text.trim().split('\n', 1)[0]!.trim();
   if (line === '') return undefined;
+  if (line.length > max) line = maskSecrets(line).text;
   return line.length > max ? line.slice(0, max - 1) + '…' : line;
 }
 

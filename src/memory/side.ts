@@ -11,6 +11,7 @@ import { selectRecentRuns, type ByFilter, type Run } from './runs.js';
 import { parseRecency } from './selector.js';
 import { getSource } from './sources.js';
 import type { ListOptions, Part, Unit } from './types.js';
+import { maskSecrets } from '../text/secrets.js';
 
 export type Side = {
   /** The exact ref of the record, turn or part. */
@@ -25,7 +26,9 @@ export type Side = {
 const TITLE_WIDTH = 60;
 
 function shortTitle(text: string): string {
-  const line = text.trim().split('\n')[0]!.trim();
+  let line = text.trim().split('\n')[0]!.trim();
+  // masked before the cut: half a token no longer matches its rule when the title is printed
+  if (line.length > TITLE_WIDTH) line = maskSecrets(line).text;
   const chars = [...line];
   return chars.length > TITLE_WIDTH ? chars.slice(0, TITLE_WIDTH - 1).join('') + '…' : line;
 }

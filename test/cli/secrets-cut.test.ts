@@ -7,7 +7,7 @@ import { cleanEnv, runCli, tempDir } from '../helpers/cli.js';
 import { writeLog } from '../helpers/terminal-log.js';
 
 const TOKEN = 'ghp_' + 'R8kq2ZtXw4Yb'.repeat(3);
-const HALF = TOKEN.slice(0, 12);
+const HALF = TOKEN.slice(0, 6);
 const COMMAND = `echo deploying now; curl -H "Authorization: token ${TOKEN}" https://api.example.com`;
 const OUTPUT = `deploying now with a long long long long long long long long long long line of words, then ${TOKEN} and more`;
 let tmp: ReturnType<typeof tempDir>;
@@ -17,12 +17,13 @@ beforeAll(() => {
   env = cleanEnv(tmp.path, { SIVTR_DATA_DIR: join(tmp.path, 'data') });
   writeLog(join(tmp.path, 'data'), 't1', [
     { prompt: '$ ', command: COMMAND, output: `${OUTPUT}\ncurl: (6) Could not resolve host: ${TOKEN}`, exit_code: 6, ended_at: '2026-11-29T10:00:00Z' },
+    { prompt: '$ ', command: COMMAND, output: 'deploying now\nok', exit_code: 0, ended_at: '2026-11-29T10:01:00Z' },
   ]);
 });
 afterAll(() => tmp.cleanup());
 
 describe('a secret cut by a one-line view', () => {
-  for (const args of [['runs'], ['errors'], ['search', 'deploying'], ['search', 'deploying', '--format', 'timeline']]) {
+  for (const args of [['runs'], ['errors'], ['diff', '2', '1'], ['search', 'deploying'], ['search', 'deploying', '--format', 'timeline']]) {
     it(`sivtr ${args.join(' ')} prints no part of it`, () => {
       const r = runCli(args, { env });
       expect(r.code).toBe(0);
