@@ -9,7 +9,7 @@ import { maskSecrets } from '../text/secrets.js';
 import { DEFAULT_MAX_CHARS, MIN_MAX_CHARS, pageText, toolPage } from './page.js';
 import { loadSdk, type Sdk } from './sdk.js';
 import { WarmSearch } from '../store/engine.js';
-import { diffTool, filesTool, QUIET, recentCommandsTool, searchTool, sessionsTool, showTool, type ToolContext } from './tools.js';
+import { diffTool, filesTool, overviewTool, QUIET, recentCommandsTool, searchTool, sessionsTool, showTool, turnsTool, type ToolContext } from './tools.js';
 
 type Text = { content: { type: 'text'; text: string }[]; isError?: boolean };
 
@@ -161,6 +161,32 @@ export function buildServer(sdk: Sdk, ctx: ToolContext) {
       annotations: { title: 'Files', ...READ_ONLY },
     },
     paged('files', ctx, filesTool),
+  );
+  server.registerTool(
+    'overview',
+    {
+      title: 'What a session did',
+      description: 'One screen of facts about an agent or terminal session: turns with their status, parts by kind, files changed, commands run, failures, tokens where the agent recorded them, first and last activity. Next: turns, then show.',
+      inputSchema: {
+        session: z.string().describe('a session ref (claude/3f2a9c1d…, codex/current, terminal/current)'),
+        ...page,
+      },
+      annotations: { title: 'Overview', ...READ_ONLY },
+    },
+    paged('overview', ctx, overviewTool),
+  );
+  server.registerTool(
+    'turns',
+    {
+      title: 'One line per turn',
+      description: 'Every turn of a session, each with its ref, status and the evidence for it (finished, running, aborted, unfinished, unknown), start time, duration, part range, file/command/failure counts, and the first line of the request (▸) and of the reply (◂).',
+      inputSchema: {
+        session: z.string().describe('a session ref (claude/3f2a9c1d…, codex/current, terminal/current)'),
+        ...page,
+      },
+      annotations: { title: 'Turns', ...READ_ONLY },
+    },
+    paged('turns', ctx, turnsTool),
   );
   return server;
 }

@@ -232,3 +232,31 @@ export async function filesTool(args: FilesArgs, ctx: ToolContext): Promise<stri
   const text = ledgerText({ ...scope, units: scope.jsonUnits }, 1000);
   return text ?? `no file writes proven in ${scope.label}\n`;
 }
+
+// ── overview and turns ──────────────────────────────────────────────────────────────────────
+
+export type SessionArgs = { session: string };
+
+/** The session a drill-down tool reads, found in every workspace (a ref names it exactly). */
+async function drillSession(tool: string, session: string, ctx: ToolContext) {
+  const [{ resolveSessionRef }, { requireRefSource }] = await Promise.all([import('../cli/session-arg.js'), import('../cli/source-name.js')]);
+  if (session.includes('/')) requireRefSource(session);
+  return resolveSessionRef(tool, session, listOptions(ctx, true));
+}
+
+export async function overviewTool(args: SessionArgs, ctx: ToolContext): Promise<string> {
+  const { overviewMarkdown } = await import('../cli/commands/overview.js');
+  const resolved = await drillSession('overview', args.session, ctx);
+  // The full id, not the short one a terminal shows: the agent hands it back to turns and show.
+  return overviewMarkdown(resolved, formatRef(resolved.session.info.source, resolved.session.info.id));
+}
+
+export async function turnsTool(args: SessionArgs, ctx: ToolContext): Promise<string> {
+  const [{ turnsText }, { turnFacts }] = await Promise.all([import('../cli/commands/turns.js'), import('../memory/overview.js')]);
+  const resolved = await drillSession('turns', args.session, ctx);
+  const turns = turnFacts(resolved.session, resolved.units);
+  const base = formatRef(resolved.session.info.source, resolved.session.info.id);
+  // Each line is preceded by the turn's full ref, so a turn is cited the way show reads it.
+  const lines = turnsText(turns, 60, false).split('\n');
+  return `${turns.map((t, i) => `${base}/${t.index}  ${lines[i] ?? ''}`).join('\n')}\n`;
+}

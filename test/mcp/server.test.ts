@@ -58,7 +58,7 @@ describe('sivtr mcp', () => {
   it('names itself and lists its read-only tools', async () => {
     expect(client.getServerVersion()?.name).toBe('sivtr');
     const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name).sort()).toEqual(['diff', 'files', 'recent_commands', 'search', 'sessions', 'show']);
+    expect(tools.map((t) => t.name).sort()).toEqual(['diff', 'files', 'overview', 'recent_commands', 'search', 'sessions', 'show', 'turns']);
     for (const t of tools) {
       expect(t.annotations?.readOnlyHint, t.name).toBe(true);
       expect(t.inputSchema.properties, t.name).toHaveProperty('max_chars');
@@ -137,6 +137,21 @@ describe('sivtr mcp', () => {
     expect(r.text).toMatch(/status\.txt\s+1\s+derived:>\s+terminal\/a0b0c0d0\/1/);
     expect((await call('files', { session: 'terminal/e5f6a7b8' })).text).toBe('no file writes proven in terminal/e5f6a7b8\n');
     expect(await call('files', { session: 'what?' })).toMatchObject({ isError: true });
+  });
+
+  it('overview and turns: the drill-down of a genuine session, every turn cited by its full ref', async () => {
+    const o = await call('overview', { session: `claude/${MAIN}` });
+    expect(o.isError).toBe(false);
+    expect(o.text).toMatch(new RegExp(`^# claude/${MAIN} — `));
+    expect(o.text).toMatch(/^- \*\*turns\*\*: 4 \(4 finished\)$/m);
+    expect(o.text).toMatch(/^- \*\*commands run\*\*: 2$/m);
+    expect(o.text).toMatch(/^- \*\*tokens\*\*: input 1,080 · output 225 · cache reads 0 · cache writes 0$/m);
+    const t = await call('turns', { session: `claude/${MAIN}` });
+    const lines = t.text.trimEnd().split('\n');
+    expect(lines.map((l) => l.split(/\s+/).slice(0, 3).join(' '))).toEqual([1, 2, 3, 4].map((n) => `claude/${MAIN}/${n} T${n} finished`));
+    expect(lines[0]).toContain('[stop_reason: end_turn]');
+    expect(await call('turns', { session: `claude/${MAIN}/1/p2` })).toMatchObject({ isError: true });
+    expect(await call('overview', { session: 'nosuch/abc' })).toMatchObject({ isError: true });
   });
 
   it('pages long answers by max_chars, a cursor continuing exactly where the page stopped', async () => {

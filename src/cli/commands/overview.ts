@@ -4,6 +4,7 @@ import { count } from '../../plural.js';
 import { sessionFacts, turnFacts, type SessionFacts } from '../../memory/overview.js';
 import type { Tokens } from '../../memory/unit-facts.js';
 import { localTime, oneLine, out, outJson, shortPath } from '../output.js';
+import type { Resolved } from '../../memory/resolve.js';
 import { resolveSessionArg } from '../session-arg.js';
 import type { CommandSpec, ParsedArgs } from '../spec.js';
 import { SCOPE_FLAGS } from './common.js';
@@ -65,15 +66,21 @@ function markdown(f: SessionFacts, shownRef: string): string {
   return lines.join('\n') + '\n';
 }
 
+export function overviewOf(resolved: Resolved): SessionFacts {
+  return sessionFacts({ ...resolved.session, units: resolved.units }, turnFacts(resolved.session, resolved.units));
+}
+
+/** The Markdown screen, headed by `shownRef` (the short ref on a terminal, the full one for MCP). */
+export function overviewMarkdown(resolved: Resolved, shownRef = `${resolved.session.info.source}/${resolved.session.info.displayId}`): string {
+  return markdown(overviewOf(resolved), shownRef);
+}
+
 export async function run(args: ParsedArgs): Promise<number> {
   const resolved = await resolveSessionArg('overview', args);
-  const session = { ...resolved.session, units: resolved.units };
-  const facts = sessionFacts(session, turnFacts(resolved.session, resolved.units));
   if (args.json) {
-    outJson(facts);
+    outJson(overviewOf(resolved));
     return 0;
   }
-  const shown = `${resolved.session.info.source}/${resolved.session.info.displayId}`;
-  out(markdown(facts, shown));
+  out(overviewMarkdown(resolved));
   return 0;
 }

@@ -50,8 +50,12 @@ export async function run(args: ParsedArgs): Promise<number> {
     return 0;
   }
   const width = args.width === undefined ? 40 : Math.max(8, Number(args.width));
-  const colour = useColor(args);
-  const numberWidth = Math.max(0, ...turns.map((t) => `T${t.index}`.length));
-  out(turns.map((t) => line(t, width, colour, numberWidth)).join('\n'));
+  out(turnsText(turns, width, useColor(args)));
   return 0;
+}
+
+/** One line per turn, as the command prints them (the MCP server asks for no colour). */
+export function turnsText(turns: TurnFacts[], width: number, colour: boolean): string {
+  const numberWidth = Math.max(0, ...turns.map((t) => `T${t.index}`.length));
+  return turns.map((t) => line(t, width, colour, numberWidth)).join('\n');
 }
