@@ -82,7 +82,7 @@ class WriteBatch {
     if (this.pending.length === 0) return;
     await Promise.all(this.pending.map((p) => p.ready));
     const { index, stats } = this;
-    index.transaction(() => {
+    index.writing(() => {
       for (const { change, docs, packed, prepared } of this.pending) {
         const key = change.mark ? `${this.source}:${change.mark.key}` : undefined;
         if (key !== undefined) {
