@@ -21,6 +21,7 @@ function jsonHit(hit: Hit): Record<string, unknown> {
     kind: hit.kind,
     status: hit.status,
     all_terms: hit.all_terms,
+    open: hit.fullOpen,
   };
   if (hit.cwd) out.cwd = hit.cwd;
   return out;
@@ -44,7 +45,7 @@ export function formatHits(result: SearchResult, format: SearchFormat, colour: b
         .map((h) => {
           const status = h.status === 'failure' ? `  ${red('failed')}` : '';
           const head = `${bold(h.ref)}  ${dim(localTime(h.at, NO_TIME))}  ${oneLine(h.title, 80)}${status}`;
-          return `${head}\n    ${h.snippet}\n`;
+          return `${head}\n    ${h.snippet}\n    ${dim(h.open)}\n`;
         })
         .join('\n');
     }

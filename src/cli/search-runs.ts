@@ -53,6 +53,8 @@ function hitOf(run: Run, words: string[], match: RegExp | undefined): Hit {
     cwd: run.cwd ?? null,
     status: runStatus(run),
     all_terms: true,
+    open: `sivtr show ${run.ref}`,
+    fullOpen: `sivtr show ${run.fullRef}`,
   };
 }
 

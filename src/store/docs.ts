@@ -8,7 +8,11 @@ import type { Part, Unit } from '../memory/types.js';
 
 export type StatusName = 'success' | 'failure' | 'unknown';
 
-export type PartDoc = { n: number; kind: string; label: string | null; weight: number; text: string };
+/**
+ * `group`: parts that are one message for `--operator and` share it — a tool call and the output
+ * answering it (the call's part number); every other part is a group of its own (its number).
+ */
+export type PartDoc = { n: number; kind: string; label: string | null; weight: number; text: string; group: number };
 
 export type UnitDoc = {
   index: number;
@@ -54,8 +58,24 @@ function indexedText(kind: string, text: string): string {
   return `${text.slice(0, max - tail)}\n…\n${text.slice(-tail)}`;
 }
 
-function partDoc(part: Part): PartDoc {
-  return { n: part.n, kind: part.kind, label: part.label ?? null, weight: PART_WEIGHT[part.kind] ?? 1, text: indexedText(part.kind, part.text) };
+function partDoc(part: Part, group: number): PartDoc {
+  return { n: part.n, kind: part.kind, label: part.label ?? null, weight: PART_WEIGHT[part.kind] ?? 1, text: indexedText(part.kind, part.text), group };
+}
+
+/** Each part's group: a tool output joins the call with its call id. */
+function partDocs(parts: Part[]): PartDoc[] {
+  const calls = new Map<string, number>();
+  const out: PartDoc[] = [];
+  for (const p of parts) {
+    let group = p.n;
+    if (p.callId !== undefined && (p.kind === 'tool_call' || p.kind === 'tool_output')) {
+      const call = calls.get(p.callId);
+      if (call === undefined) calls.set(p.callId, p.n);
+      else group = call;
+    }
+    if (p.text.trim() !== '') out.push(partDoc(p, group));
+  }
+  return out;
 }
 
 /** Failure as memory/failure.ts defines it; success needs a zero exit code or a finished turn. */
@@ -74,7 +94,7 @@ function epochMs(iso: string | undefined): number | null {
 /** `fallbackAt`: when a unit carries no time of its own (the session's last activity). */
 export function unitDoc(unit: Unit, fallbackAt?: string): UnitDoc {
   const atText = unit.at ?? fallbackAt ?? null;
-  const parts = unit.parts.filter((p) => p.text.trim() !== '').map(partDoc);
+  const parts = partDocs(unit.parts);
   const doc = {
     index: unit.index,
     at: epochMs(atText ?? undefined),
@@ -91,6 +111,6 @@ export function unitDoc(unit: Unit, fallbackAt?: string): UnitDoc {
 /** A digest of every field and part text, to tell a changed unit from an unchanged one (one native call per unit). */
 function contentHash(doc: Omit<UnitDoc, 'hash'>): string {
   const fields: (string | number | null)[] = [doc.index, doc.at, doc.atText, doc.cwd, doc.status, doc.complete, doc.title, doc.parts.length];
-  for (const p of doc.parts) fields.push(p.n, p.kind, p.label, p.text.length, p.text);
+  for (const p of doc.parts) fields.push(p.n, p.kind, p.label, p.group, p.text.length, p.text);
   return hash('sha1', fields.join('\u0000'), 'base64');
 }

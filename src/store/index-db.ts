@@ -56,7 +56,7 @@ CREATE TABLE IF NOT EXISTS units (
   UNIQUE (session, idx)
 );
 -- A chunk's units have the consecutive ids first_unit, first_unit + 1, …; parts: JSON
--- [[unit ordinal, n, kind, label, length], …] in text order; data: the parts' text joined by NUL,
+-- [[unit ordinal, n, kind, label, length, group], …] in text order (group: see PartDoc); data: the parts' text joined by NUL,
 -- prefixed by one byte saying how it is stored (0 as is, 1 deflated).
 CREATE TABLE IF NOT EXISTS chunks (
   id INTEGER PRIMARY KEY,
@@ -84,12 +84,12 @@ export type ChunkRow = { id: number; session: number; first_unit: number; parts:
 export type FileRow = { key: string; size: number; mtime: number; head: string; tail: string; parsed_bytes: number; positions: number };
 
 /** One part of a chunk, as search reads it back. */
-export type StoredPart = { uid: number; n: number; kind: string; label: string | null; text: string };
+export type StoredPart = { uid: number; n: number; kind: string; label: string | null; text: string; group: number };
 
 /** The text of one chunk, decoded. */
 export type StoredChunk = { id: number; session: number; parts: StoredPart[] };
 
-export type PartDir = [ordinal: number, n: number, kind: string, label: string | null, length: number];
+export type PartDir = [ordinal: number, n: number, kind: string, label: string | null, length: number, group: number];
 
 /** Units packed into chunks, ready to be written: everything but the row ids is known. */
 export type PackedChunk = { lo: number; docs: UnitDoc[]; parts: string; nparts: number; nchars: number; keys: string; data: Buffer };
@@ -113,8 +113,8 @@ export function decodeChunk(id: number, session: number, firstUnit: number, part
   const { text, dir } = decodeChunkText(partsJson, data);
   const parts: StoredPart[] = [];
   let at = 0;
-  for (const [ordinal, n, kind, label, length] of dir) {
-    parts.push({ uid: firstUnit + ordinal, n, kind, label, text: text.slice(at, at + length) });
+  for (const [ordinal, n, kind, label, length, group] of dir) {
+    parts.push({ uid: firstUnit + ordinal, n, kind, label, text: text.slice(at, at + length), group });
     at += length + 1;
   }
   return { id, session, parts };
@@ -150,7 +150,7 @@ function packRaw(docs: UnitDoc[]): { chunks: PackedChunk[]; raw: Buffer[] } {
     const ordinal = group.length;
     group.push(doc);
     for (const p of doc.parts) {
-      dir.push([ordinal, p.n, p.kind, p.label, p.text.length]);
+      dir.push([ordinal, p.n, p.kind, p.label, p.text.length, p.group]);
       texts.push(p.text);
       chars += p.text.length + 1;
     }

@@ -30,6 +30,17 @@ export type SearchRequest = {
   includeSelf?: boolean;
   /** Only units whose cwd this accepts (`--cwd`, `--scope`); every unit when absent. */
   inScope?: (cwd: string | null) => boolean;
+  /** Only parts of these kinds are searched (and shown). */
+  kinds?: readonly string[];
+  /** Explicit terms, each an exact substring, instead of the words of `query`. */
+  terms?: readonly string[];
+  /**
+   * `and`: a hit holds every term in one part, or across one tool call and its output; `or`:
+   * any term. Without it, hits holding every term (anywhere in the unit) come first, then the rest.
+   */
+  operator?: 'and' | 'or';
+  /** `time`: newest first instead of best first. */
+  sort?: 'relevance' | 'time';
 };
 
 export type Hit = {
@@ -49,6 +60,10 @@ export type Hit = {
   status: StatusName;
   /** false when the unit holds only some of the query words. */
   all_terms: boolean;
+  /** The command that prints the hit's part (or unit): `sivtr show <ref>/pN`, with the short id. */
+  open: string;
+  /** The same with the full session id (JSON: it keeps working as sessions come and go). */
+  fullOpen: string;
 };
 
 /** `own`: terminal records of sivtr's own read-only commands left out (their output repeats hits). */
@@ -71,9 +86,11 @@ type UnitRow = {
 
 type Candidate = UnitRow & { score: number; bestPart: number | null; allTerms: boolean };
 
-function allowedKinds(field: SearchField): Set<string> | undefined {
+/** The part kinds a search reads: those of `--in`, narrowed to `--kind`. */
+function allowedKinds(field: SearchField, only?: readonly string[]): Set<string> | undefined {
   const kinds = field === 'title' ? undefined : FIELD_KINDS[field];
-  return kinds && new Set(kinds);
+  if (!only) return kinds && new Set(kinds);
+  return new Set(kinds ? only.filter((k) => kinds.includes(k)) : only);
 }
 
 function sourceFilter(target: string): { sql: string; params: string[] } {
@@ -127,7 +144,7 @@ function countTerms(text: string, dir: PartDir[], terms: string[], kinds: Set<st
   return counts;
 }
 
-type Matched = { uid: number; n: number; weight: number; length: number; tf: number[] };
+type Matched = { uid: number; n: number; group: number; weight: number; length: number; tf: number[] };
 
 // BM25 with the usual constants, over parts: the gram keys have no positions, so the score is
 // computed here from what confirming the matches counted.
@@ -139,35 +156,42 @@ const B = 0.75;
  (a flag per term), its best weighted BM25 (lower is better) and the part that earned it. Ties go
  * to the first part, so the answer never depends on row order.
  */
-type UnitMatch = { found: Uint8Array; score: number; part: number };
+type UnitMatch = { found: Uint8Array; score: number; part: number; together: boolean };
 
-function matchUnits(index: IndexDb, req: SearchRequest, words: string[]): Map<number, UnitMatch> {
-  const lowered = words.map((w) => w.toLowerCase());
+/** Which chunks may hold the terms: every term's keys for `and`, any term's otherwise; undefined when keys cannot narrow. */
+function candidateChunks(index: IndexDb, lowered: string[], operator: SearchRequest['operator']): number[] | undefined {
   const alternatives: number[][] = [];
-  let scanAll = false;
+  let unkeyed = false;
   for (const w of lowered) {
     const keys = termKeys(w);
     if (keys) alternatives.push(keys);
-    else scanAll = true;
+    else unkeyed = true;
   }
+  if (operator === 'and') return alternatives.length === 0 ? undefined : index.chunksWithKeys([alternatives.flat()]);
+  return unkeyed ? undefined : index.chunksWithKeys(alternatives);
+}
+
+function matchUnits(index: IndexDb, req: SearchRequest, words: string[]): Map<number, UnitMatch> {
+  const lowered = words.map((w) => w.toLowerCase());
   const src = sourceFilter(req.target);
-  const kinds = allowedKinds(req.field);
+  const kinds = allowedKinds(req.field, req.kinds);
+  const chunkIds = candidateChunks(index, lowered, req.operator);
   let sql = `SELECT c.id, c.session, c.first_unit, c.parts, c.data FROM chunks c JOIN sessions s ON s.id = c.session WHERE ${src.sql}`;
   const params: unknown[] = [...src.params];
-  if (!scanAll) {
+  if (chunkIds) {
     sql += ' AND c.id IN (SELECT value FROM json_each(?))';
-    params.push(JSON.stringify(index.chunksWithKeys(alternatives)));
+    params.push(JSON.stringify(chunkIds));
   }
   const matched: Matched[] = [];
   const df = new Array<number>(lowered.length).fill(0);
   for (const row of index.stmt(sql).iterate(...params) as Iterable<ChunkRow>) {
     const { text, dir } = decodeChunkText(row.parts, row.data);
     const counts = countTerms(text, dir, lowered, kinds);
-    dir.forEach(([ordinal, n, kind, , length], p) => {
+    dir.forEach(([ordinal, n, kind, , length, group], p) => {
       const tf = counts[p];
       if (!tf) return;
       for (let t = 0; t < tf.length; t++) if (tf[t]! > 0) df[t]!++;
-      matched.push({ uid: row.first_unit + ordinal, n, weight: PART_WEIGHT[kind] ?? 1, length, tf });
+      matched.push({ uid: row.first_unit + ordinal, n, group: group ?? n, weight: PART_WEIGHT[kind] ?? 1, length, tf });
     });
   }
   const totals = index.totals();
@@ -175,6 +199,8 @@ function matchUnits(index: IndexDb, req: SearchRequest, words: string[]): Map<nu
   const avg = Math.max(totals.chars / parts, 1);
   const idf = df.map((d) => Math.log(1 + (parts - d + 0.5) / (d + 0.5)));
   const out = new Map<number, UnitMatch>();
+  // Terms found per (unit, group): `and` needs one group holding them all.
+  const inGroup = new Map<string, Uint8Array>();
   for (const m of matched) {
     let bm25 = 0;
     for (let t = 0; t < m.tf.length; t++) {
@@ -183,8 +209,15 @@ function matchUnits(index: IndexDb, req: SearchRequest, words: string[]): Map<nu
     }
     const score = -bm25 * m.weight;
     let seen = out.get(m.uid);
-    if (!seen) out.set(m.uid, (seen = { found: new Uint8Array(m.tf.length), score, part: m.n }));
-    for (let t = 0; t < m.tf.length; t++) if (m.tf[t]! > 0) seen.found[t] = 1;
+    if (!seen) out.set(m.uid, (seen = { found: new Uint8Array(m.tf.length), score, part: m.n, together: false }));
+    const key = `${m.uid}:${m.group}`;
+    let group = inGroup.get(key);
+    if (!group) inGroup.set(key, (group = new Uint8Array(m.tf.length)));
+    for (let t = 0; t < m.tf.length; t++) {
+      if (m.tf[t]! > 0) seen.found[t] = 1;
+      if (m.tf[t]! > 0) group[t] = 1;
+    }
+    if (group.every((f) => f === 1)) seen.together = true;
     if (score < seen.score || (score === seen.score && m.n < seen.part)) {
       seen.score = score;
       seen.part = m.n;
@@ -222,12 +255,12 @@ function unitRows(index: IndexDb, req: SearchRequest, ids: number[] | undefined)
   return index.db.prepare(sql).all(...params) as UnitRow[];
 }
 
-/** The parts of a unit (of the kinds `field` searches), in order; decoded chunks are kept for the search. */
-function partsOf(index: IndexDb, cache: Map<number, StoredChunk | undefined>, uid: number, field: SearchField): StoredPart[] {
+/** The parts of a unit (of the kinds `field` and `only` search), in order; decoded chunks are kept for the search. */
+function partsOf(index: IndexDb, cache: Map<number, StoredChunk | undefined>, uid: number, field: SearchField, only?: readonly string[]): StoredPart[] {
   const chunkId = index.stmt('SELECT chunk FROM units WHERE id = ?').pluck().get(uid) as number | undefined;
   if (chunkId === undefined) return [];
   if (!cache.has(chunkId)) cache.set(chunkId, index.chunk(chunkId));
-  const kinds = allowedKinds(field);
+  const kinds = allowedKinds(field, only);
   return (cache.get(chunkId)?.parts ?? []).filter((p) => p.uid === uid && (!kinds || kinds.has(p.kind))).sort((a, b) => a.n - b.n);
 }
 
@@ -269,8 +302,22 @@ function sessionDisplayIds(index: IndexDb, sources: Set<string>): Map<string, Ma
   return out;
 }
 
+/** The request's terms: `--terms` as given (each exact), else the words of the query. */
+function requestTerms(req: SearchRequest): QueryTerms {
+  if (!req.terms) return queryTerms(req.query);
+  const long: string[] = [];
+  const short: string[] = [];
+  for (const t of new Set(req.terms)) if (t !== '') ([...t].length >= 3 ? long : short).push(t);
+  return { long, short };
+}
+
+/** Newest first; units without a time last; ties as `compare` orders them. */
+function byTime(a: Candidate, b: Candidate): number {
+  return (b.at ?? -Infinity) - (a.at ?? -Infinity) || compare(a, b);
+}
+
 export function search(index: IndexDb, req: SearchRequest): SearchResult {
-  const terms = queryTerms(req.query);
+  const terms = requestTerms(req);
   const withTerms = hasTerms(terms);
   const words = [...terms.long, ...terms.short];
   const chunks = new Map<number, StoredChunk | undefined>();
@@ -279,19 +326,22 @@ export function search(index: IndexDb, req: SearchRequest): SearchResult {
     candidates = titleCandidates(index, req, terms);
   } else if (withTerms) {
     const matched = matchUnits(index, req, words);
-    candidates = unitRows(index, req, [...matched.keys()]).map((row) => {
+    const ids = [...matched.keys()].filter((uid) => req.operator !== 'and' || matched.get(uid)!.together);
+    candidates = unitRows(index, req, ids).map((row) => {
       const m = matched.get(row.uid)!;
       return { ...row, score: m.score, bestPart: m.part, allTerms: m.found.every((f) => f === 1) };
     });
   } else {
     candidates = unitRows(index, req, undefined).map((row) => ({ ...row, score: 0, bestPart: null, allTerms: true }));
+    // Without terms, `--kind` keeps the units that have a part of the kind.
+    if (req.kinds) candidates = candidates.filter((c) => partsOf(index, chunks, c.uid, req.field === 'title' ? 'content' : req.field, req.kinds).length > 0);
   }
   const kept: Candidate[] = [];
   let folded = 0;
   let own = 0;
   for (const c of candidates) {
     if (req.inScope && !req.inScope(c.cwd)) continue;
-    if (req.match && !partsOf(index, chunks, c.uid, req.field === 'title' ? 'content' : req.field).some((p) => req.match!.test(p.text))) continue;
+    if (req.match && !partsOf(index, chunks, c.uid, req.field === 'title' ? 'content' : req.field, req.kinds).some((p) => req.match!.test(p.text))) continue;
     if (!req.includeSelf && isOwnRecord(index, chunks, c)) {
       own++;
       continue;
@@ -302,7 +352,7 @@ export function search(index: IndexDb, req: SearchRequest): SearchResult {
     }
     kept.push(c);
   }
-  kept.sort(compare);
+  kept.sort(req.sort === 'time' ? byTime : compare);
   const unique = withoutReplays(index, chunks, kept);
   const page = unique.slice(0, req.limit);
   const ids = sessionDisplayIds(index, new Set(page.map((c) => c.source)));
@@ -350,7 +400,7 @@ function titleCandidates(index: IndexDb, req: SearchRequest, terms: QueryTerms):
 }
 
 function toHit(index: IndexDb, chunks: Map<number, StoredChunk | undefined>, c: Candidate, req: SearchRequest, terms: QueryTerms, ids: Map<string, Map<string, string>>): Hit {
-  const parts = partsOf(index, chunks, c.uid, req.field === 'title' ? 'content' : req.field);
+  const parts = partsOf(index, chunks, c.uid, req.field === 'title' ? 'content' : req.field, req.kinds);
   let best = parts.find((p) => p.n === c.bestPart);
   if (!best && req.match) best = parts.find((p) => req.match!.test(p.text));
   if (!best && terms.short.length > 0) best = parts.find((p) => terms.short.some((t) => p.text.toLowerCase().includes(t.toLowerCase())));
@@ -359,6 +409,9 @@ function toHit(index: IndexDb, chunks: Map<number, StoredChunk | undefined>, c: 
   const display = sessionIsUnit ? c.sid : ids.get(c.source)?.get(c.sid) ?? c.sid;
   const ref = sessionIsUnit ? formatRef(c.source, c.sid) : formatRef(c.source, display, c.idx);
   const fullRef = sessionIsUnit ? ref : formatRef(c.source, c.sid, c.idx);
+  const part = best?.n;
+  const open = `sivtr show ${part === undefined ? ref : formatRef(c.source, display, c.idx, part)}`;
+  const fullOpen = `sivtr show ${part === undefined ? fullRef : formatRef(c.source, c.sid, c.idx, part)}`;
   let text = best?.text ?? '';
   if (req.match && best && terms.long.length + terms.short.length === 0) {
     const m = req.match.exec(text);
@@ -378,6 +431,8 @@ function toHit(index: IndexDb, chunks: Map<number, StoredChunk | undefined>, c: 
     cwd: c.cwd,
     status: c.status,
     all_terms: c.allTerms,
+    open,
+    fullOpen,
   };
   return hit;
 }

@@ -191,6 +191,10 @@ describe('--no-index gives exactly the indexed answer', () => {
     ['--match', 'refused|failed', '--limit', '100'],
     ['postgres kubernetes'],
     ['db'],
+    ['--kind', 'tool_output', 'build', '--limit', '20'],
+    ['--kind', 'user,assistant', '--sort', 'time', '--limit', '20'],
+    ['--terms', '["connection","refused"]', '--operator', 'and', '--limit', '20'],
+    ['--terms', '["README","test"]', '--operator', 'or', '--sort', 'time', '--limit', '20'],
   ];
   for (const format of ['full', 'refs', 'json', 'timeline']) {
     it(`format ${format}`, () => {
@@ -204,6 +208,6 @@ describe('--no-index gives exactly the indexed answer', () => {
         expect(again.stdout, args.join(' ')).toBe(indexed.stdout);
         expect(direct.stderr).toBe(indexed.stderr);
       }
-    });
+    }, 180_000);
   }
 });

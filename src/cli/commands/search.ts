@@ -7,6 +7,29 @@ import type { EngineResult, WarmSearch } from '../../store/engine.js';
 import type { Progress } from '../../store/sync.js';
 import { listOptions, SCOPE_FLAGS } from './common.js';
 
+/** The part kinds `--kind` takes: what agents' turns are made of. */
+const PART_KINDS = ['user', 'assistant', 'tool_call', 'tool_output', 'thinking'];
+
+function requireKinds(value: string): string[] {
+  const kinds = [...new Set(value.split(',').map((k) => k.trim()).filter((k) => k !== ''))];
+  const bad = kinds.filter((k) => !PART_KINDS.includes(k));
+  if (kinds.length === 0 || bad.length > 0) throw new UsageError(`--kind ${value}: ${bad.length > 0 ? `unknown kind ${bad.join(', ')}` : 'no kind given'}`, `use one or more of ${PART_KINDS.join(', ')}, comma-separated`);
+  return kinds;
+}
+
+function requireTerms(value: string): string[] {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(value);
+  } catch {
+    parsed = undefined;
+  }
+  if (!Array.isArray(parsed) || parsed.length === 0 || !parsed.every((t) => typeof t === 'string' && t.trim() !== '')) {
+    throw new UsageError(`--terms ${value} is not a JSON array of non-empty strings`, `write it as --terms '["first term","second"]'`);
+  }
+  return parsed as string[];
+}
+
 export const spec: CommandSpec = {
   name: 'search',
   usage: '[target] [query..]',
@@ -28,11 +51,16 @@ export const spec: CommandSpec = {
     'include-self': { type: 'boolean', describe: "keep sivtr's own copy/show/diff/search… records and this session's echo" },
     ...SCOPE_FLAGS,
     by: { type: 'string', describe: 'search the commands that ran (as `sivtr runs` lists them): by me, agent or all', choices: ['me', 'agent', 'all'] },
+    kind: { type: 'string', describe: `only parts of these kinds (comma-separated): ${PART_KINDS.join(', ')}` },
+    terms: { type: 'string', describe: 'the terms as a JSON array of strings, each an exact substring (instead of QUERY)' },
+    operator: { type: 'string', describe: 'and: every term in one message (or one tool call with its output); or: any term', choices: ['and', 'or'] },
+    sort: { type: 'string', describe: 'order of hits: best first, or newest first', choices: ['relevance', 'time'], default: 'relevance' },
   },
   examples: [
     ['sivtr search "connection refused"', 'find it in terminals, history and agent sessions'],
     ['sivtr search claude 会话 --last 7d', 'Claude Code turns of the past week'],
     ['sivtr search terminal --status failure --since today --format refs', 'refs of today’s failed commands'],
+    ['sivtr search --terms \'["npm test","ECONNREFUSED"]\' --operator and --kind tool_call,tool_output', 'tool calls whose command and output hold both'],
   ],
 };
 
@@ -54,6 +82,12 @@ export type SearchInput = {
   warm?: WarmSearch;
   /** Only units whose cwd `accepts` takes (`--cwd`, `--scope`); `key` names it for the warm cache. */
   scope?: { key: string; accepts: (cwd: string | null) => boolean };
+  /** Only parts of these kinds (`--kind`). */
+  kinds?: string[];
+  /** Exact terms instead of the query words (`--terms`). */
+  terms?: string[];
+  operator?: 'and' | 'or';
+  sort?: 'relevance' | 'time';
 };
 
 /** The scope `--cwd DIR` or `--scope PATH` asks for; search reads every workspace without them. */
@@ -79,6 +113,7 @@ export async function searchFor(input: SearchInput): Promise<EngineResult & { ta
   let target = 'all';
   if (positionals.length > 0 && (targets.has(positionals[0]!) || isSourceName(positionals[0]!))) target = positionals.shift()!;
   const query = positionals.join(' ');
+  if (input.terms && query !== '') throw new UsageError(`both QUERY (${JSON.stringify(query)}) and --terms were given`, 'give the words either as QUERY or as --terms, not both');
   const limit = input.limit;
   if (!Number.isInteger(limit) || limit < 1) throw new UsageError(`--limit ${limit} is not a positive whole number`);
   const now = Date.now();
@@ -109,9 +144,13 @@ export async function searchFor(input: SearchInput): Promise<EngineResult & { ta
     current: currentSessions(input.env),
     includeSelf: input.includeSelf,
     inScope: input.scope?.accepts,
+    kinds: input.kinds,
+    terms: input.terms,
+    operator: input.operator,
+    sort: input.sort,
   };
   // The request as typed (relative times unresolved): the same words asked again are the same answer.
-  const key = JSON.stringify([input.words, input.match, input.field, input.status, input.since, input.until, input.last, limit, input.includeSelf, input.scope?.key]);
+  const key = JSON.stringify([input.words, input.match, input.field, input.status, input.since, input.until, input.last, limit, input.includeSelf, input.scope?.key, input.kinds, input.terms, input.operator, input.sort]);
   const result = input.warm ? await input.warm.search(req, key) : await runSearch(req, { env: input.env, noIndex: input.noIndex, progress: input.progress });
   return { ...result, target, query };
 }
@@ -132,6 +171,10 @@ export async function run(args: ParsedArgs): Promise<number> {
     noIndex: args.index === false,
     env: process.env,
     scope: await searchScope(args),
+    kinds: typeof args.kind === 'string' ? requireKinds(args.kind) : undefined,
+    terms: typeof args.terms === 'string' ? requireTerms(args.terms) : undefined,
+    operator: args.operator as 'and' | 'or' | undefined,
+    sort: args.sort as 'relevance' | 'time',
   });
   const { target, query } = result;
   if (process.env.SIVTR_INDEX_STATS) process.stderr.write(`sivtr-index-stats ${JSON.stringify(result.stats)}\n`);
@@ -140,7 +183,9 @@ export async function run(args: ParsedArgs): Promise<number> {
   if (format !== 'json') {
     if (result.own > 0) note(`left out ${count(result.own, 'record')} of sivtr's own commands — add --include-self to see them`);
     if (result.folded > 0) note(`folded ${count(result.folded, 'hit')} from this session's last minutes (the search itself)`);
-    if (result.hits.length === 0) note(`no hits${query ? ` for ${JSON.stringify(query)}` : ''} in ${target}`);
+    const terms = typeof args.terms === 'string' ? (JSON.parse(args.terms) as string[]) : undefined;
+    const asked = terms ? terms.map((t) => JSON.stringify(t)).join(args.operator === 'or' ? ' or ' : ' and ') : query && JSON.stringify(query);
+    if (result.hits.length === 0) note(`no hits${asked ? ` for ${asked}` : ''} in ${target}`);
     else if (result.total > result.hits.length) note(`${result.hits.length} of ${result.total} hits — use --limit N for more`);
     if (result.hits.some((h) => !h.all_terms)) note('some hits hold only some of the words');
   }
