@@ -4,7 +4,7 @@
 // typed, `> ` lines are Aider's own output (edits applied, commits, command output), everything
 // else is the model's reply; `/run`-style commands are tool calls whose output follows. There is no global index, so sessions are found from the current
 // directory up to the file system root.
-import { createHash } from 'node:crypto';
+import { nodeCrypto } from '../session/lazy-crypto.js';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import {
@@ -74,7 +74,7 @@ export function aiderBlocks(lines: string[]): Block[] {
 /** Local time as written by Aider, read as this machine's local time. */
 const localIso = (stamp: string): string => new Date(stamp.replace(' ', 'T')).toISOString();
 
-const fileKey = (file: string): string => createHash('sha1').update(file).digest('hex').slice(0, 6);
+const fileKey = (file: string): string => nodeCrypto().createHash('sha1').update(file).digest('hex').slice(0, 6);
 const idOf = (file: string, started: string): string => `${fileKey(file)}-${started.replace(/\D/g, '')}`;
 
 function sessionsOf(file: string): { summary: SessionSummary; blocks: Block[] }[] {

@@ -6,7 +6,7 @@
 // mtime, the directory is read back from the slug (the path with separators as `-`) by checking
 // which reading exists, and the title comes from the agent's `chats/<md5(cwd)>/<id>/store.db`
 // (a `meta` row holding hex-encoded JSON), which is opened read-only and used for nothing else.
-import { createHash } from 'node:crypto';
+import { nodeCrypto } from '../session/lazy-crypto.js';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { basename, join, sep } from 'node:path';
 import { warn } from '../errors.js';
@@ -131,7 +131,7 @@ export function cwdFromSlug(slug: string): string | undefined {
 /** The name Cursor shows for an agent chat, from its store.db; undefined when anything is off. */
 async function storeTitle(home: string, cwd: string | undefined, id: string): Promise<string | undefined> {
   if (!cwd) return undefined;
-  const db = join(home, 'chats', createHash('md5').update(cwd).digest('hex'), id, 'store.db');
+  const db = join(home, 'chats', nodeCrypto().createHash('md5').update(cwd).digest('hex'), id, 'store.db');
   if (!existsSync(db)) return undefined;
   try {
     const conn = await openReadOnly(db);

@@ -18,7 +18,7 @@
 // Kimi Code (the newer TypeScript agent, `~/.kimi-code`) writes a different wire (context.* and
 // loop-event records, snapshots) that could not be established from its source here, so it is
 // not read: that also keeps the chats it imports from kimi-cli under new ids from being listed twice.
-import { createHash } from 'node:crypto';
+import { nodeCrypto } from '../session/lazy-crypto.js';
 import { readFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { warn } from '../errors.js';
@@ -43,7 +43,7 @@ function workDirs(share: string): Map<string, string> {
     const dirs = isObject(meta) && Array.isArray(meta.work_dirs) ? meta.work_dirs : [];
     for (const d of dirs) {
       const path = isObject(d) ? str(d.path) : undefined;
-      if (path) map.set(createHash('md5').update(path).digest('hex'), path);
+      if (path) map.set(nodeCrypto().createHash('md5').update(path).digest('hex'), path);
     }
   } catch {
     // no kimi.json: sessions are still listed, without a cwd

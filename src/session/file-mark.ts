@@ -2,7 +2,7 @@
 // size and mtime first (one stat), then hashes of its first and last 4 KB. A file that still
 // starts as it did and holds the old last bytes before its new ones only grew, so only its tail
 // needs reading; anything else is read again.
-import { createHash } from 'node:crypto';
+import { nodeCrypto } from './lazy-crypto.js';
 import { closeSync, openSync, readSync, statSync } from 'node:fs';
 
 /** A file as last read: its stat, its edge hashes, and where reading stopped. */
@@ -15,7 +15,7 @@ const EDGE = 4096;
 function hashRange(fd: number, start: number, length: number): string {
   const buf = Buffer.alloc(Math.max(0, length));
   const read = length > 0 ? readSync(fd, buf, 0, length, start) : 0;
-  return createHash('sha1').update(buf.subarray(0, read)).digest('base64');
+  return nodeCrypto().createHash('sha1').update(buf.subarray(0, read)).digest('base64');
 }
 
 /** Head hash over the first 4 KB, tail hash over the 4 KB that end at `size`. */

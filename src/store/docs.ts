@@ -2,8 +2,8 @@
 // go) but rebuilt at query time from (source, session id, index). Whatever reads units —
 // the file index or the in-memory `--no-index` path — goes through these functions, so both
 // hold exactly the same rows.
-import { hash } from 'node:crypto';
 import { unitFailed } from '../memory/failure.js';
+import { nodeCrypto } from '../session/lazy-crypto.js';
 import type { Part, Unit } from '../memory/types.js';
 
 export type StatusName = 'success' | 'failure' | 'unknown';
@@ -112,5 +112,5 @@ export function unitDoc(unit: Unit, fallbackAt?: string): UnitDoc {
 function contentHash(doc: Omit<UnitDoc, 'hash'>): string {
   const fields: (string | number | null)[] = [doc.index, doc.at, doc.atText, doc.cwd, doc.status, doc.complete, doc.title, doc.parts.length];
   for (const p of doc.parts) fields.push(p.n, p.kind, p.label, p.group, p.text.length, p.text);
-  return hash('sha1', fields.join('\u0000'), 'base64');
+  return nodeCrypto().hash('sha1', fields.join('\u0000'), 'base64');
 }
