@@ -11,11 +11,12 @@
 // The corpus is the agents corpus (bench/agents-corpus.mjs: Claude/Codex/Pi sessions in a HOME-like
 // layout) plus 10,000 terminal records written here, some of them holding "connection refused".
 // Usage: node bench/search.mjs [--corpus HOME] [--sessions N] [--mb M] [--runs R] [--cold-runs C] [--records N]
+//   npm run bench:search      the 300 MB corpus (300 sessions); npm run bench:search-1g: 1 GB (1,000 sessions)
 // Needs `npm run build` first (it runs bin/sivtr.js like a user does).
 import { spawn, spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { generateCorpus } from './agents-corpus.mjs';
 import { median, numericArgs, plainParse } from './lib.mjs';
@@ -135,6 +136,7 @@ async function interrupted(env, data, coldMs) {
 
 async function main() {
   const opts = args();
+  const loadBefore = loadavg()[0];
   const scratch = mkdtempSync(join(tmpdir(), 'sivtr-search-bench-'));
   try {
     let home = opts.corpus && resolve(opts.corpus);
@@ -192,7 +194,7 @@ async function main() {
     const mbps = corpusBytes / 1048576 / (cold / 1000);
     const coldNoStart = cold - bareForCold;
     const report = [
-      `corpus: ${files.length} files, ${mb(corpusBytes)} (agents + ${opts.records} terminal records); machine: ${process.env.BENCH_NOTE ?? 'see the lead’s note on load'}`,
+      `corpus: ${files.length} files, ${mb(corpusBytes)} (agents + ${opts.records} terminal records); load average ${loadBefore.toFixed(2)} before, ${loadavg()[0].toFixed(2)} after (${process.env.BENCH_NOTE ?? 'a loaded machine makes every figure slower, the ratios less so'})`,
       `1. cold index build (first search, fresh process): ${fmt(cold)} = ${mbps.toFixed(1)} MB/s (goal ≥ 100 MB/s)   JSON.parse of every line: ${fmt(parse)}   ratio ${ratio(cold, parse)} (goal ≤ 3×; ${ratio(coldNoStart, parse)} without node's own start-up)`,
       `   terminal records alone (${mb(sizeOf(terminalFiles))}): ${fmt(termCold)}   JSON.parse: ${fmt(termParse)}   ratio ${ratio(termCold, termParse)} (goal ≤ 3×); bare node start-up alone is ${fmt(bareForCold)}`,
       `2. index.db: ${mb(indexBytes)} for ${mb(corpusBytes)} of sources (${((indexBytes / corpusBytes) * 100).toFixed(1)}%, goal ≤ 30%); terminal records alone: ${((termIndex / sizeOf(terminalFiles)) * 100).toFixed(1)}%`,
