@@ -6,6 +6,7 @@
 import { chmodSync, existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import BetterSqlite3 from 'better-sqlite3';
 
 export type Db = BetterSqlite3.Database;
@@ -15,6 +16,12 @@ let addonCache: string | undefined;
 /** The addon where npm builds it; `bindings`' own search when it is elsewhere (a prebuilt layout). */
 function nativeBinding(): string | undefined {
   if (addonCache === undefined) {
+    // Where npm puts it beside sivtr's own files (dist/ or src/session/ → the package root's
+    // node_modules): one stat instead of resolving the package, which walks the tree.
+    for (const up of [['..'], ['..', '..']]) {
+      const near = join(dirname(fileURLToPath(import.meta.url)), ...up, 'node_modules', 'better-sqlite3', 'build', 'Release', 'better_sqlite3.node');
+      if (existsSync(near)) return (addonCache = near);
+    }
     try {
       const path = join(dirname(createRequire(import.meta.url).resolve('better-sqlite3/package.json')), 'build', 'Release', 'better_sqlite3.node');
       addonCache = existsSync(path) ? path : '';

@@ -110,7 +110,11 @@ export function decodeChunkText(partsJson: string, data: Buffer): ChunkText {
 }
 
 export function decodeChunk(id: number, session: number, firstUnit: number, partsJson: string, data: Buffer): StoredChunk {
-  const { text, dir } = decodeChunkText(partsJson, data);
+  return splitChunk(id, session, firstUnit, decodeChunkText(partsJson, data));
+}
+
+/** A decoded chunk's text split into its parts. */
+export function splitChunk(id: number, session: number, firstUnit: number, { text, dir }: ChunkText): StoredChunk {
   const parts: StoredPart[] = [];
   let at = 0;
   for (const [ordinal, n, kind, label, length, group] of dir) {

@@ -6,7 +6,7 @@ import { displayIds } from '../memory/display-id.js';
 import { formatRef } from '../memory/ref.js';
 import { findSource, recordSourceNames } from '../memory/sources.js';
 import { isSivtrReadOnly } from '../memory/self-commands.js';
-import { decodeChunkText, type ChunkRow, type IndexDb, type PartDir, type StoredChunk, type StoredPart } from './index-db.js';
+import { decodeChunkText, splitChunk, type ChunkRow, type IndexDb, type PartDir, type StoredChunk, type StoredPart } from './index-db.js';
 import { hasTerms, queryTerms, snippet, type QueryTerms } from './query.js';
 import { PART_WEIGHT, type StatusName } from './docs.js';
 import { termKeys } from './grams.js';
@@ -171,7 +171,11 @@ function candidateChunks(index: IndexDb, lowered: string[], operator: SearchRequ
   return unkeyed ? undefined : index.chunksWithKeys(alternatives);
 }
 
-function matchUnits(index: IndexDb, req: SearchRequest, words: string[]): Map<number, UnitMatch> {
+/** Decoded chunks kept for showing the hits (each up to ~64 K characters): a common word matches thousands. */
+const MAX_KEPT_CHUNKS = 64;
+
+/** `decoded`: chunks that held a match, kept so that showing the hits does not inflate them again. */
+function matchUnits(index: IndexDb, req: SearchRequest, words: string[], decoded: Map<number, StoredChunk | undefined>): Map<number, UnitMatch> {
   const lowered = words.map((w) => w.toLowerCase());
   const src = sourceFilter(req.target);
   const kinds = allowedKinds(req.field, req.kinds);
@@ -185,8 +189,10 @@ function matchUnits(index: IndexDb, req: SearchRequest, words: string[]): Map<nu
   const matched: Matched[] = [];
   const df = new Array<number>(lowered.length).fill(0);
   for (const row of index.stmt(sql).iterate(...params) as Iterable<ChunkRow>) {
-    const { text, dir } = decodeChunkText(row.parts, row.data);
+    const chunkText = decodeChunkText(row.parts, row.data);
+    const { text, dir } = chunkText;
     const counts = countTerms(text, dir, lowered, kinds);
+    if (decoded.size < MAX_KEPT_CHUNKS && counts.some((c) => c !== undefined)) decoded.set(row.id, splitChunk(row.id, row.session, row.first_unit, chunkText));
     dir.forEach(([ordinal, n, kind, , length, group], p) => {
       const tf = counts[p];
       if (!tf) return;
@@ -325,7 +331,7 @@ export function search(index: IndexDb, req: SearchRequest): SearchResult {
   if (req.field === 'title') {
     candidates = titleCandidates(index, req, terms);
   } else if (withTerms) {
-    const matched = matchUnits(index, req, words);
+    const matched = matchUnits(index, req, words, chunks);
     const ids = [...matched.keys()].filter((uid) => req.operator !== 'and' || matched.get(uid)!.together);
     candidates = unitRows(index, req, ids).map((row) => {
       const m = matched.get(row.uid)!;
