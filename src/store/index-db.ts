@@ -189,7 +189,40 @@ export async function packUnitsAsync(docs: UnitDoc[], compress: boolean): Promis
   return chunks;
 }
 
-const unitsFrom = (docs: UnitDoc[], start: number): UnitDoc[] => docs.filter((d) => d.index >= start).sort((a, b) => a.index - b.index);
+const UNIT_INSERT = 'INSERT INTO units (id, session, idx, at, at_text, cwd, status, title, complete, hash, chunk) VALUES ';
+const UNIT_VALUES = '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)';
+/** Unit rows per INSERT: a terminal log holds thousands of small records, and each statement run costs more than its row. */
+const UNITS_PER_INSERT = 64;
+
+/** Unit rows written UNITS_PER_INSERT at a time. */
+class UnitRows {
+  private values: (string | number | null)[] = [];
+  private rows = 0;
+
+  constructor(private readonly index: IndexDb) {}
+
+  add(...row: (string | number | null)[]): void {
+    for (const v of row) this.values.push(v);
+    if (++this.rows === UNITS_PER_INSERT) this.flush();
+  }
+
+  private flush(): void {
+    if (this.rows === 0) return;
+    this.index.stmt(UNIT_INSERT + new Array(this.rows).fill(UNIT_VALUES).join(', ')).run(this.values);
+    this.values = [];
+    this.rows = 0;
+  }
+
+  finish(): void {
+    this.flush();
+  }
+}
+
+function unitsFrom(docs: UnitDoc[], start: number): UnitDoc[] {
+  const from = start === -Infinity ? docs : docs.filter((d) => d.index >= start);
+  for (let i = 1; i < from.length; i++) if (from[i - 1]!.index > from[i]!.index) return [...from].sort((a, b) => a.index - b.index);
+  return from;
+}
 
 /** What replacing a session's units will do, decided from what the index holds now. */
 export type ReplacePlan = { start: number; written: number; kept: number };
@@ -304,19 +337,18 @@ export class IndexDb {
     // consecutive ids, deleted only together with the chunk.
     let chunkId = (this.stmt('SELECT coalesce(max(id), 0) + 1 FROM chunks').pluck().get() as number);
     let unitId = (this.stmt('SELECT coalesce(max(id), 0) + 1 FROM units').pluck().get() as number);
-    const insertUnit = this.stmt(
-      'INSERT INTO units (id, session, idx, at, at_text, cwd, status, title, complete, hash, chunk) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
-    );
+    const units = new UnitRows(this);
     const insertChunk = this.stmt('INSERT INTO chunks (id, session, lo, first_unit, nparts, nchars, parts, data) VALUES (?, ?, ?, ?, ?, ?, ?, ?)');
     const insertGrams = this.stmt('INSERT INTO grams (rowid, keys) VALUES (?, ?)');
     for (const c of chunks) {
       const first = unitId;
-      for (const d of c.docs) insertUnit.run(unitId++, session, d.index, d.at, d.atText, d.cwd, d.status, d.title, d.complete, d.hash, chunkId);
+      for (const d of c.docs) units.add(unitId++, session, d.index, d.at, d.atText, d.cwd, d.status, d.title, d.complete, d.hash, chunkId);
       insertChunk.run(chunkId, session, c.lo, first, c.nparts, c.nchars, c.parts, c.data);
       if (this.deferredGrams) this.deferredGrams.push([chunkId, c.keys]);
       else insertGrams.run(chunkId, c.keys);
       chunkId++;
     }
+    units.finish();
   }
 
   /**
