@@ -4,7 +4,7 @@
 // transcript was rewritten, the record replaced): pages of two different texts never get joined.
 // A session that only grew past what is paged keeps its cursors valid, so paging an earlier turn
 // of a session that is still running works.
-import { createHash } from 'node:crypto';
+import { nodeCrypto } from '../session/lazy-crypto.js';
 import { SivtrError, UsageError } from '../errors.js';
 
 export const DEFAULT_MAX_CHARS = 32_000;
@@ -26,7 +26,7 @@ export type Page = {
 type CursorBody = { v: 1; ref: string; view: string; offset: number; total: number; fp: string };
 
 export function fingerprint(text: string): string {
-  return createHash('sha256').update(text).digest('base64url').slice(0, 16);
+  return nodeCrypto().createHash('sha256').update(text).digest('base64url').slice(0, 16);
 }
 
 export function encodeCursor(subject: PageSubject, offset: number, text: string): string {
