@@ -62,6 +62,14 @@ export class PtyScreen {
     return this.lines().join('\n');
   }
 
+  /**
+   * Inside a synchronized update (ESC[?2026h … ESC[?2026l, which Ink wraps around each frame): the
+   * screen is half redrawn, as a terminal that honours the mode would never show it.
+   */
+  midFrame(): boolean {
+    return this.raw.lastIndexOf('\x1b[?2026h') > this.raw.lastIndexOf('\x1b[?2026l');
+  }
+
   /** Whether the alternate screen is the one shown. */
   onAltScreen(): boolean {
     return this.term.buffer.active.type === 'alternate';
@@ -72,7 +80,7 @@ export class PtyScreen {
     const deadline = Date.now() + ms;
     for (;;) {
       await this.pending;
-      if (test(this)) return;
+      if (!this.midFrame() && test(this)) return;
       if (this.exitCode !== undefined) throw new Error(`exited (${this.exitCode}) before ${what}; screen:\n${this.text()}\nraw tail: ${JSON.stringify(this.raw.slice(-400))}`);
       const left = deadline - Date.now();
       if (left <= 0) throw new Error(`timed out waiting for ${what}; screen:\n${this.text()}`);

@@ -2,7 +2,7 @@
 // list, the preview (under the list, or beside it on a wide terminal) and the keys. Ink draws
 // these lines (app.ts); before Ink has loaded, the main bundle draws the very same first frame
 // (launch.ts), so what one sees first does not wait for React.
-import stringWidth from 'string-width';
+import { charInfo } from '../../text/display-width.js';
 import { lineCount, previewLines } from './sanitize.js';
 import type { AspectName, PickEntry, UiMode } from './types.js';
 
@@ -40,8 +40,8 @@ export function layoutFor(cols: number, screenRows: number): Layout {
 
 /**
  * Columns of one character. The ranges every frame is full of (ASCII, Latin, punctuation, arrows,
- * box drawing) are answered here; string-width (with its grapheme segmenter) only for the rest,
- * which kept it from being the largest cost of a frame.
+ * box drawing) are answered here; the text model's tables (which load string-width and its
+ * grapheme segmenter, ~70 ms on this machine, on first use) only for the rest.
  */
 function charWidth(ch: string): number {
   const c = ch.codePointAt(0)!;
@@ -50,7 +50,7 @@ function charWidth(ch: string): number {
   if (c < 0x300 || (c >= 0x370 && c < 0x1100)) return 1;
   if (c >= 0x2000 && c <= 0x206f) return (c >= 0x200b && c <= 0x200f) || (c >= 0x2028 && c <= 0x202e) || c >= 0x2060 ? 0 : 1;
   if ((c >= 0x2190 && c <= 0x21ff) || (c >= 0x2500 && c <= 0x257f)) return 1;
-  return stringWidth(ch);
+  return charInfo(ch, 0) & 0x3f;
 }
 
 const SGR = /\x1b\[[0-9;:]*m/y;
