@@ -10,7 +10,7 @@ import { dirname, join, resolve } from 'node:path';
 import {
   statOrUndefined, expandHome, pushBlock, titleFrom, sessionOfSummary,
 } from './common.js';
-import type { AgentSession, Block, DiscoverOptions, Provider, SessionSummary } from './types.js';
+import type { Transcript, Block, DiscoverOptions, Provider, TranscriptSummary } from './types.js';
 
 /** The name Aider gives its chat history, a Markdown file (spelled in parts: it is data, not a document). */
 const FILE = ['.aider', 'chat', 'history', 'md'].join('.');
@@ -77,7 +77,7 @@ const localIso = (stamp: string): string => new Date(stamp.replace(' ', 'T')).to
 const fileKey = (file: string): string => nodeCrypto().createHash('sha1').update(file).digest('hex').slice(0, 6);
 const idOf = (file: string, started: string): string => `${fileKey(file)}-${started.replace(/\D/g, '')}`;
 
-function sessionsOf(file: string): { summary: SessionSummary; blocks: Block[] }[] {
+function sessionsOf(file: string): { summary: TranscriptSummary; blocks: Block[] }[] {
   const runs = runsOf(readFileSync(file, 'utf8'));
   const cwd = dirname(file);
   const st = statOrUndefined(file);
@@ -106,13 +106,13 @@ function sessionsOf(file: string): { summary: SessionSummary; blocks: Block[] }[
   });
 }
 
-async function* discover(opts: DiscoverOptions): AsyncIterable<SessionSummary> {
+async function* discover(opts: DiscoverOptions): AsyncIterable<TranscriptSummary> {
   for (const file of historyFiles(opts.env, process.cwd())) {
     for (const s of sessionsOf(file)) if (s.blocks.some((b) => b.kind === 'user')) yield s.summary;
   }
 }
 
-async function load(summary: SessionSummary): Promise<AgentSession> {
+async function load(summary: TranscriptSummary): Promise<Transcript> {
   const file = summary.location.slice(0, summary.location.lastIndexOf('#'));
   const found = sessionsOf(file).find((s) => s.summary.id === summary.id);
   const blocks = found?.blocks ?? [];

@@ -10,7 +10,7 @@ import { warn } from '../errors.js';
 import {
   homeOf, isObject, labelToolOutputs, prettyArgs, pushBlock, readDirQuiet, str, titleFrom, toIso, summariesOfFiles,
 } from './common.js';
-import type { AgentSession, Block, DiscoverOptions, Provider, SessionSummary } from './types.js';
+import type { Transcript, Block, DiscoverOptions, Provider, TranscriptSummary } from './types.js';
 
 type Rec = Record<string, unknown>;
 
@@ -98,7 +98,7 @@ function readSession(path: string): Rec {
   return doc;
 }
 
-function toSession(path: string, doc: Rec): AgentSession {
+function toSession(path: string, doc: Rec): Transcript {
   const { blocks, cwd, open } = historyBlocks(doc.chatHistory as unknown[], path);
   return {
     id: str(doc.sessionId) ?? basename(path).replace(/\.json$/, ''),
@@ -111,13 +111,13 @@ function toSession(path: string, doc: Rec): AgentSession {
   };
 }
 
-function summarize(path: string, _size: number, mtimeMs: number): SessionSummary | undefined {
+function summarize(path: string, _size: number, mtimeMs: number): TranscriptSummary | undefined {
   const s = toSession(path, readSession(path));
   if (!s.blocks.some((b) => b.kind === 'user')) return undefined;
   return { provider: 'auggie', id: s.id, location: path, cwd: s.cwd, cwds: s.cwd ? [s.cwd] : [], title: s.title, startedAt: s.startedAt, updatedAt: s.updatedAt ?? new Date(mtimeMs).toISOString() };
 }
 
-async function* discover(opts: DiscoverOptions): AsyncIterable<SessionSummary> {
+async function* discover(opts: DiscoverOptions): AsyncIterable<TranscriptSummary> {
   const say = opts.warn ?? warn;
   const dir = auggieSessions(opts.env);
   const files = readDirQuiet(dir, 'Auggie sessions', say).filter((e) => e.name.endsWith('.json')).map((e) => join(dir, e.name));

@@ -11,7 +11,7 @@ import {
   pushBlock, readDirQuiet, reportSkipped, statOrUndefined, str, summariesInFolders, titleFrom, toIso,
   joinContent,
 } from './common.js';
-import type { AgentSession, Block, DiscoverOptions, Provider, SessionSummary, TokenUsage, TurnEnd } from './types.js';
+import type { Transcript, Block, DiscoverOptions, Provider, TranscriptSummary, TokenUsage, TurnEnd } from './types.js';
 import { UuidTree, type TreeNode } from './uuid-tree.js';
 
 const HEAD_BYTES = 64 * 1024;
@@ -181,7 +181,7 @@ const BASH_EXIT = /^(?:Error: )?Exit code (-?\d+)\b/;
 /** A subagent's own file (`<session>/subagents/agent-<id>.jsonl`): every record is a sidechain one. */
 const isSubagentFile = (path: string): boolean => /[\\/]subagents[\\/]agent-[^\\/]+\.jsonl$/.test(path);
 
-export async function parseClaudeFile(path: string, warnFn: (m: string) => void = warn): Promise<AgentSession> {
+export async function parseClaudeFile(path: string, warnFn: (m: string) => void = warn): Promise<Transcript> {
   const ownSidechain = isSubagentFile(path);
   const stats = newJsonlStats();
   const nodes = new UuidTree<Node>();
@@ -308,7 +308,7 @@ export async function parseClaudeFile(path: string, warnFn: (m: string) => void 
   };
 }
 
-function summarize(path: string, size: number, mtimeMs: number): SessionSummary | undefined {
+function summarize(path: string, size: number, mtimeMs: number): TranscriptSummary | undefined {
   const subagent = isSubagentFile(path);
   const head = headRecords(path, HEAD_BYTES, size) as Rec[];
   const tail = size > HEAD_BYTES ? (tailRecords(path, size, TAIL_BYTES) as Rec[]) : head;
@@ -390,7 +390,7 @@ function subagentDescription(path: string): string | undefined {
 }
 
 /** `<project>/<session>/subagents/agent-<id>.jsonl`: what each session's subagents wrote (2.1.2+). */
-function* subagentSummaries(projects: string, opts: DiscoverOptions): Generator<SessionSummary> {
+function* subagentSummaries(projects: string, opts: DiscoverOptions): Generator<TranscriptSummary> {
   // the session listing already reported folders it could not read
   const quiet = (): void => {};
   for (const project of readDirQuiet(projects, 'Claude Code sessions', quiet)) {
@@ -404,7 +404,7 @@ function* subagentSummaries(projects: string, opts: DiscoverOptions): Generator<
         const st = statOrUndefined(path);
         if (!st) continue;
         try {
-          const compute = (): SessionSummary | undefined => summarize(path, st.size, st.mtimeMs);
+          const compute = (): TranscriptSummary | undefined => summarize(path, st.size, st.mtimeMs);
           const summary = opts.memo ? opts.memo.summary(path, st.mtimeMs, st.size, compute) : compute();
           if (summary) yield summary;
         } catch {
@@ -415,7 +415,7 @@ function* subagentSummaries(projects: string, opts: DiscoverOptions): Generator<
   }
 }
 
-async function* discover(opts: DiscoverOptions): AsyncIterable<SessionSummary> {
+async function* discover(opts: DiscoverOptions): AsyncIterable<TranscriptSummary> {
   const projects = join(claudeRoot(opts.env), 'projects');
   // Flat agent-*.jsonl beside the sessions (2.0.28–2.1.1) carry no link to their session.
   const accept = (name: string): boolean => name.endsWith('.jsonl') && !name.startsWith('agent-');

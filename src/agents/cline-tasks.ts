@@ -16,7 +16,7 @@ import {
   expandHome, homeOf, imagePlaceholder, isObject, joinContent, labelToolOutputs, prettyArgs, pushBlock, readDirQuiet,
   statOrUndefined, str, titleFrom, toIso, UnreadableFiles,
 } from './common.js';
-import type { AgentSession, Block, DiscoverOptions, Provider, SessionSummary } from './types.js';
+import type { Transcript, Block, DiscoverOptions, Provider, TranscriptSummary } from './types.js';
 
 type Rec = Record<string, unknown>;
 
@@ -211,7 +211,7 @@ function uiTimes(dir: string): { first?: string; last?: string } {
 
 export type TaskStore = { name: string; label: string; storages: (env: NodeJS.ProcessEnv) => string[] };
 
-function loadTask(store: TaskStore, dir: string, index?: IndexItem): AgentSession {
+function loadTask(store: TaskStore, dir: string, index?: IndexItem): Transcript {
   const messages = readJson(join(dir, 'api_conversation_history.json'));
   if (!Array.isArray(messages)) throw new Error(`not a ${store.label} task`);
   const { blocks, open } = taskBlocks(messages, join(dir, 'api_conversation_history.json'));
@@ -235,7 +235,7 @@ function loadTask(store: TaskStore, dir: string, index?: IndexItem): AgentSessio
   };
 }
 
-async function* discover(store: TaskStore, opts: DiscoverOptions): AsyncIterable<SessionSummary> {
+async function* discover(store: TaskStore, opts: DiscoverOptions): AsyncIterable<TranscriptSummary> {
   const say = opts.warn ?? warn;
   const unreadable = new UnreadableFiles();
   for (const storage of store.storages(opts.env)) {
@@ -250,7 +250,7 @@ async function* discover(store: TaskStore, opts: DiscoverOptions): AsyncIterable
       const st = statOrUndefined(file);
       if (!st) continue;
       try {
-        const compute = (): SessionSummary | undefined => {
+        const compute = (): TranscriptSummary | undefined => {
           index ??= readIndex(storage);
           const s = loadTask(store, dir, index.get(e.name));
           if (!s.blocks.some((b) => b.kind === 'user')) return undefined;

@@ -11,7 +11,7 @@ import {
   pushBlock, readDirQuiet, UnreadableFiles, reportSkipped, statOrUndefined, str, titleFrom, toIso,
   joinContent,
 } from './common.js';
-import type { AgentSession, Block, DiscoverOptions, Provider, SessionSummary, TokenUsage, TurnEnd } from './types.js';
+import type { Transcript, Block, DiscoverOptions, Provider, TranscriptSummary, TokenUsage, TurnEnd } from './types.js';
 
 type Rec = Record<string, unknown>;
 
@@ -385,7 +385,7 @@ class CodexReader {
     } else pushBlock(this.fromItems, 'compaction', message, { timestamp: this.updatedAt });
   }
 
-  session(fallbackId: string): AgentSession {
+  session(fallbackId: string): Transcript {
     const fromItems = this.sawItemMessages || this.fromEvents.length === 0;
     const blocks = fromItems ? this.fromItems : this.fromEvents;
     labelToolOutputs(blocks);
@@ -460,7 +460,7 @@ export async function parseCodexFile(
   warnFn: (m: string) => void = warn,
   env: NodeJS.ProcessEnv = process.env,
   depth = 0,
-): Promise<AgentSession> {
+): Promise<Transcript> {
   const stats = newJsonlStats();
   const reader = new CodexReader();
   await readRollout(reader, path, stats);
@@ -540,7 +540,7 @@ function isSubagentSource(source: unknown): boolean {
  * A listing summary from the head of a rollout: `headText` is its first bytes (`whole` when that
  * is the entire file); `tailUpdatedAt` the last timestamp of a larger file, when known.
  */
-function summarizeHead(path: string, headText: string, whole: boolean, mtimeMs: number, tailUpdatedAt?: string): SessionSummary | undefined {
+function summarizeHead(path: string, headText: string, whole: boolean, mtimeMs: number, tailUpdatedAt?: string): TranscriptSummary | undefined {
   const reader = new CodexReader();
   let source: unknown;
   let firstMeta = true;
@@ -577,7 +577,7 @@ function summarizeHead(path: string, headText: string, whole: boolean, mtimeMs: 
   };
 }
 
-function summarize(path: string, size: number, mtimeMs: number): SessionSummary | undefined {
+function summarize(path: string, size: number, mtimeMs: number): TranscriptSummary | undefined {
   const whole = size <= HEAD_BYTES;
   let tailUpdatedAt: string | undefined;
   if (!whole) for (const r of tailRecords(path, size, TAIL_BYTES)) if (isObject(r) && typeof r.timestamp === 'string') tailUpdatedAt = r.timestamp;
@@ -593,16 +593,16 @@ function* rolloutFiles(dir: string, say: (m: string) => void, depth = 0): Genera
   }
 }
 
-async function* discover(opts: DiscoverOptions): AsyncIterable<SessionSummary> {
+async function* discover(opts: DiscoverOptions): AsyncIterable<TranscriptSummary> {
   const unreadable = new UnreadableFiles();
   let titles: Map<string, string> | undefined;
   for (const root of rolloutRoots(opts.env)) {
     for (const path of rolloutFiles(root, opts.warn ?? warn)) {
       const st = statOrUndefined(path);
       if (!st || !st.isFile()) continue;
-      let summary: SessionSummary | undefined;
+      let summary: TranscriptSummary | undefined;
       try {
-        let compute = (): SessionSummary | undefined => summarize(path, st.size, st.mtimeMs);
+        let compute = (): TranscriptSummary | undefined => summarize(path, st.size, st.mtimeMs);
         if (path.endsWith('.zst') && !opts.memo?.has?.(path, st.mtimeMs, st.size)) {
           // Compressed: only a decompressed head is read; last activity is the file's mtime.
           const head = await zstdHead(path, HEAD_BYTES);

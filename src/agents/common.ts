@@ -3,7 +3,7 @@
 import { readdirSync, statSync, type Stats } from 'node:fs';
 import { join } from 'node:path';
 import stripAnsi from 'strip-ansi';
-import type { AgentSession, Block, BlockKind, DiscoverOptions, SessionSummary } from './types.js';
+import type { Transcript, Block, BlockKind, DiscoverOptions, TranscriptSummary } from './types.js';
 import { count } from '../plural.js';
 import { maskSecrets } from '../text/secrets.js';
 
@@ -163,21 +163,21 @@ export class UnreadableFiles {
   }
 }
 
-type Summarize = (path: string, size: number, mtimeMs: number) => SessionSummary | undefined;
+type Summarize = (path: string, size: number, mtimeMs: number) => TranscriptSummary | undefined;
 
 /**
  * Session files summarized through the listing memo: each candidate path is stat'ed (a missing
  * one is skipped), summarized once per (mtime, size), and the unreadable ones are reported in one
  * line at the end. Every file-based provider lists its sessions through here.
  */
-export function* summariesOfFiles(paths: Iterable<string>, what: string, summarize: Summarize, opts: DiscoverOptions, warn: (m: string) => void): Generator<SessionSummary> {
+export function* summariesOfFiles(paths: Iterable<string>, what: string, summarize: Summarize, opts: DiscoverOptions, warn: (m: string) => void): Generator<TranscriptSummary> {
   const unreadable = new UnreadableFiles();
   for (const path of paths) {
     const st = statOrUndefined(path);
     if (!st || !st.isFile()) continue;
-    let summary: SessionSummary | undefined;
+    let summary: TranscriptSummary | undefined;
     try {
-      const compute = (): SessionSummary | undefined => summarize(path, st.size, st.mtimeMs);
+      const compute = (): TranscriptSummary | undefined => summarize(path, st.size, st.mtimeMs);
       summary = opts.memo ? opts.memo.summary(path, st.mtimeMs, st.size, compute) : compute();
     } catch (error) {
       // A whole-document JSON file caught mid-rewrite does not parse for a moment: it is read
@@ -200,7 +200,7 @@ export function* filesInFolders(root: string, what: string, accept: (name: strin
 }
 
 /** Sessions stored one file each in `<root>/<folder>/<file>`, summarized through the memo. */
-export function summariesInFolders(root: string, what: string, accept: (name: string) => boolean, summarize: Summarize, opts: DiscoverOptions, warn: (m: string) => void): Generator<SessionSummary> {
+export function summariesInFolders(root: string, what: string, accept: (name: string) => boolean, summarize: Summarize, opts: DiscoverOptions, warn: (m: string) => void): Generator<TranscriptSummary> {
   return summariesOfFiles(filesInFolders(root, what, accept, warn), what, summarize, opts, warn);
 }
 
@@ -226,7 +226,7 @@ export const endsUnanswered = (blocks: readonly Block[]): boolean => blocks.leng
  * A session whose metadata listing already read (database rows, one run of a shared file):
  * the summary's facts plus the blocks loaded now. The title falls back to the first prompt.
  */
-export function sessionOfSummary(summary: SessionSummary, blocks: Block[], lastTurnOpen = endsUnanswered(blocks)): AgentSession {
+export function sessionOfSummary(summary: TranscriptSummary, blocks: Block[], lastTurnOpen = endsUnanswered(blocks)): Transcript {
   return {
     id: summary.id,
     cwd: summary.cwd,

@@ -11,7 +11,7 @@ import { warn } from '../errors.js';
 import {
   expandHome, homeOf, imagePlaceholder, isInjectedText, isObject, joinContent, labelToolOutputs, prettyArgs, pushBlock, readDirQuiet, statOrUndefined, str, titleFrom, toIso, summariesOfFiles,
 } from './common.js';
-import type { AgentSession, Block, TokenUsage, DiscoverOptions, Provider, SessionSummary } from './types.js';
+import type { Transcript, Block, TokenUsage, DiscoverOptions, Provider, TranscriptSummary } from './types.js';
 
 type Rec = Record<string, unknown>;
 
@@ -120,7 +120,7 @@ function readSession(path: string): Rec {
   return doc;
 }
 
-function toSession(path: string, doc: Rec, mtimeMs: number, index?: IndexEntry): AgentSession {
+function toSession(path: string, doc: Rec, mtimeMs: number, index?: IndexEntry): Transcript {
   const blocks = historyBlocks(doc.history as unknown[], path);
   const last = blocks.at(-1);
   return {
@@ -135,14 +135,14 @@ function toSession(path: string, doc: Rec, mtimeMs: number, index?: IndexEntry):
   };
 }
 
-async function* discover(opts: DiscoverOptions): AsyncIterable<SessionSummary> {
+async function* discover(opts: DiscoverOptions): AsyncIterable<TranscriptSummary> {
   const say = opts.warn ?? warn;
   const dir = join(continueGlobalDir(opts.env), 'sessions');
   const files = readDirQuiet(dir, 'Continue sessions', say)
     .filter((e) => e.name.endsWith('.json') && e.name !== 'sessions.json')
     .map((e) => join(dir, e.name));
   let index: Map<string, IndexEntry> | undefined; // read once, and only when a session must be summarized
-  const summarize = (path: string, _size: number, mtimeMs: number): SessionSummary | undefined => {
+  const summarize = (path: string, _size: number, mtimeMs: number): TranscriptSummary | undefined => {
     index ??= readIndex(dir);
     const doc = readSession(path);
     const s = toSession(path, doc, mtimeMs, index.get(str(doc.sessionId) ?? ''));
@@ -152,7 +152,7 @@ async function* discover(opts: DiscoverOptions): AsyncIterable<SessionSummary> {
   yield* summariesOfFiles(files, 'Continue sessions', summarize, opts, say);
 }
 
-function load(path: string): AgentSession {
+function load(path: string): Transcript {
   const st = statOrUndefined(path);
   const doc = readSession(path);
   const index = readIndex(join(path, '..'));

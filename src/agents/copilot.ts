@@ -12,7 +12,7 @@ import { firstRecord, headRecords, newJsonlStats, readJsonlNumbered, tailRecords
 import {
   expandHome, homeOf, isInjectedText, isObject, labelToolOutputs, prettyArgs, pushBlock, readDirQuiet, reportSkipped, str, titleFrom, toIso, summariesOfFiles,
 } from './common.js';
-import type { AgentSession, Block, DiscoverOptions, Provider, SessionSummary, TokenUsage, TurnEnd } from './types.js';
+import type { Transcript, Block, DiscoverOptions, Provider, TranscriptSummary, TokenUsage, TurnEnd } from './types.js';
 
 type Rec = Record<string, unknown>;
 
@@ -167,7 +167,7 @@ function userGivenName(dir: string): string | undefined {
 
 const sessionDirOf = (path: string): string | undefined => (basename(path) === 'events.jsonl' ? dirname(path) : undefined);
 
-export async function parseCopilotFile(path: string, warnFn: (m: string) => void = warn): Promise<AgentSession> {
+export async function parseCopilotFile(path: string, warnFn: (m: string) => void = warn): Promise<Transcript> {
   const stats = newJsonlStats();
   const events: { e: Rec; line: number }[] = [];
   for await (const { value, line } of readJsonlNumbered(path, stats)) if (isObject(value)) events.push({ e: value, line });
@@ -185,7 +185,7 @@ export async function parseCopilotFile(path: string, warnFn: (m: string) => void
   };
 }
 
-function summarize(path: string, size: number, mtimeMs: number): SessionSummary | undefined {
+function summarize(path: string, size: number, mtimeMs: number): TranscriptSummary | undefined {
   const head = headRecords(path, HEAD_BYTES, size).filter(isObject);
   const start = head.find((r) => r.type === 'session.start');
   if (!start) return undefined;
@@ -217,7 +217,7 @@ function* eventFiles(root: string, say: (m: string) => void): Generator<string> 
   }
 }
 
-async function* discover(opts: DiscoverOptions): AsyncIterable<SessionSummary> {
+async function* discover(opts: DiscoverOptions): AsyncIterable<TranscriptSummary> {
   const say = opts.warn ?? warn;
   yield* summariesOfFiles(eventFiles(join(copilotHome(opts.env), 'session-state'), say), 'Copilot CLI sessions', summarize, opts, say);
 }

@@ -13,7 +13,7 @@ import {
   expandHome, homeOf, isObject, labelToolOutputs, prettyArgs, pushBlock, str, titleFrom, toIso, sessionOfSummary,
 } from './common.js';
 import { columnsOf, withReadOnlyDb } from './sqlite.js';
-import type { AgentSession, Block, DiscoverOptions, Provider, RawLocator, SessionSummary, TurnEnd } from './types.js';
+import type { Transcript, Block, DiscoverOptions, Provider, RawLocator, TranscriptSummary, TurnEnd } from './types.js';
 
 type Rec = Record<string, unknown>;
 
@@ -135,7 +135,7 @@ function messageRows(db: Database, id: string, limit?: number): Rec[] {
 
 const SEP = '::';
 
-async function* discover(opts: DiscoverOptions & { cwd?: string }): AsyncIterable<SessionSummary> {
+async function* discover(opts: DiscoverOptions & { cwd?: string }): AsyncIterable<TranscriptSummary> {
   for (const { db, project } of databases(opts.env, opts.cwd ?? process.cwd())) {
     const rows = await withReadOnlyDb(db, 'the Crush database', (conn) => {
       const cols = columnsOf(conn, 'sessions');
@@ -164,7 +164,7 @@ async function* discover(opts: DiscoverOptions & { cwd?: string }): AsyncIterabl
   }
 }
 
-async function load(summary: SessionSummary): Promise<AgentSession> {
+async function load(summary: TranscriptSummary): Promise<Transcript> {
   const at = summary.location.lastIndexOf(SEP);
   const db = summary.location.slice('crush:'.length, at);
   const rows = (await withReadOnlyDb(db, 'the Crush database', (conn) => messageRows(conn, summary.id))) ?? [];

@@ -15,7 +15,7 @@ import {
   expandHome, homeOf, imagePlaceholder, isInjectedText, isObject, joinContent, labelToolOutputs, prettyArgs, pushBlock, readDirQuiet, reportSkipped, statOrUndefined, str, titleFrom, toIso, UnreadableFiles, endsUnanswered,
 } from './common.js';
 import { columnsOf, openReadOnly } from './sqlite.js';
-import type { AgentSession, Block, DiscoverOptions, Provider, SessionSummary } from './types.js';
+import type { Transcript, Block, DiscoverOptions, Provider, TranscriptSummary } from './types.js';
 
 type Rec = Record<string, unknown>;
 
@@ -168,7 +168,7 @@ async function parse(path: string, warnFn: (m: string) => void): Promise<Block[]
   return jsonlBlocks(records);
 }
 
-async function loadCursor(path: string, env: NodeJS.ProcessEnv, warnFn: (m: string) => void): Promise<AgentSession> {
+async function loadCursor(path: string, env: NodeJS.ProcessEnv, warnFn: (m: string) => void): Promise<Transcript> {
   const home = cursorHome(env);
   const projects = join(home, 'projects');
   const blocks = await parse(path, warnFn);
@@ -195,7 +195,7 @@ function* transcripts(dir: string, slug: string, say: (m: string) => void): Gene
   }
 }
 
-async function* discover(opts: DiscoverOptions): AsyncIterable<SessionSummary> {
+async function* discover(opts: DiscoverOptions): AsyncIterable<TranscriptSummary> {
   const say = opts.warn ?? warn;
   const home = cursorHome(opts.env);
   const projects = join(home, 'projects');
@@ -206,11 +206,11 @@ async function* discover(opts: DiscoverOptions): AsyncIterable<SessionSummary> {
       const st = statOrUndefined(found.path);
       if (!st) continue;
       try {
-        let summary: SessionSummary | undefined;
+        let summary: TranscriptSummary | undefined;
         if (opts.memo?.has?.(found.path, st.mtimeMs, st.size)) summary = opts.memo.summary(found.path, st.mtimeMs, st.size, () => undefined);
         else {
           const session = await loadCursor(found.path, opts.env, () => undefined);
-          const computed: SessionSummary | undefined = session.blocks.some((b) => b.kind === 'user')
+          const computed: TranscriptSummary | undefined = session.blocks.some((b) => b.kind === 'user')
             ? { provider: 'cursor', id: session.id, location: found.path, cwd: session.cwd, cwds: session.cwd ? [session.cwd] : [], title: session.title, updatedAt: session.updatedAt ?? new Date(st.mtimeMs).toISOString() }
             : undefined;
           summary = opts.memo ? opts.memo.summary(found.path, st.mtimeMs, st.size, () => computed) : computed;

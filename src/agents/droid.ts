@@ -13,7 +13,7 @@ import {
   expandHome, homeOf, imagePlaceholder, isInjectedText, isObject, joinContent, labelToolOutputs, prettyArgs,
   pushBlock, reportSkipped, str, summariesInFolders, titleFrom, toIso,
 } from './common.js';
-import type { AgentSession, Block, RawLocator, TurnEnd, DiscoverOptions, Provider, SessionSummary } from './types.js';
+import type { Transcript, Block, RawLocator, TurnEnd, DiscoverOptions, Provider, TranscriptSummary } from './types.js';
 import { UuidTree, type TreeNode } from './uuid-tree.js';
 
 type Rec = Record<string, unknown>;
@@ -97,7 +97,7 @@ function outcomeEnd(r: Rec, raw: RawLocator): TurnEnd {
   return { state, evidence: `agent_turn_outcome: ${reason}`, raw, at: toIso(r.timestamp) };
 }
 
-export async function parseDroidFile(path: string, warnFn: (m: string) => void = warn): Promise<AgentSession> {
+export async function parseDroidFile(path: string, warnFn: (m: string) => void = warn): Promise<Transcript> {
   const stats = newJsonlStats();
   const tree = new UuidTree<Node>();
   let header: Rec | undefined;
@@ -163,7 +163,7 @@ export async function parseDroidFile(path: string, warnFn: (m: string) => void =
   };
 }
 
-function summarize(path: string, size: number, mtimeMs: number): SessionSummary | undefined {
+function summarize(path: string, size: number, mtimeMs: number): TranscriptSummary | undefined {
   const head = headRecords(path, HEAD_BYTES, size).filter(isObject);
   const header = head[0];
   if (!header || header.type !== 'session_start' || typeof header.id !== 'string') return undefined;
@@ -190,7 +190,7 @@ function summarize(path: string, size: number, mtimeMs: number): SessionSummary 
   };
 }
 
-async function* discover(opts: DiscoverOptions): AsyncIterable<SessionSummary> {
+async function* discover(opts: DiscoverOptions): AsyncIterable<TranscriptSummary> {
   yield* summariesInFolders(droidSessionsDir(opts.env), 'Factory Droid sessions', (name) => name.endsWith('.jsonl'), summarize, opts, opts.warn ?? warn);
 }
 

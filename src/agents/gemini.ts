@@ -11,7 +11,7 @@ import {
   expandHome, homeOf, imagePlaceholder, isObject, labelToolOutputs, prettyArgs, pushBlock, readDirQuiet,
   reportSkipped, statOrUndefined, str, titleFrom, toIso,
 } from './common.js';
-import type { AgentSession, Block, DiscoverOptions, Provider, RawLocator, SessionSummary, TokenUsage } from './types.js';
+import type { Transcript, Block, DiscoverOptions, Provider, RawLocator, TranscriptSummary, TokenUsage } from './types.js';
 
 type Rec = Record<string, unknown>;
 const HEAD_BYTES = 64 * 1024;
@@ -354,7 +354,7 @@ async function replay(paths: string[], warnFn: (m: string) => void): Promise<Cha
   return state;
 }
 
-function sessionFrom(state: ChatState, fallbackId: string, cwd: string | undefined): AgentSession {
+function sessionFrom(state: ChatState, fallbackId: string, cwd: string | undefined): Transcript {
   const { blocks, open } = state.blocks();
   const dirs = Array.isArray(state.meta.directories) ? state.meta.directories.filter((d): d is string => typeof d === 'string') : [];
   return {
@@ -374,7 +374,7 @@ function promptOf(m: Rec): string | undefined {
   return text.trim() === '' || injected(text) !== undefined ? undefined : text;
 }
 
-function summarizeFiles(paths: string[], sessionId: string, cwd: string | undefined): SessionSummary {
+function summarizeFiles(paths: string[], sessionId: string, cwd: string | undefined): TranscriptSummary {
   let title: string | undefined;
   let firstPrompt: string | undefined;
   let startedAt: string | undefined;
@@ -412,7 +412,7 @@ function summarizeFiles(paths: string[], sessionId: string, cwd: string | undefi
   };
 }
 
-async function* discover(opts: DiscoverOptions): AsyncIterable<SessionSummary> {
+async function* discover(opts: DiscoverOptions): AsyncIterable<TranscriptSummary> {
   const gemini = geminiDir(opts.env);
   const tmp = join(gemini, 'tmp');
   const projects = readDirQuiet(tmp, 'Gemini CLI chats', opts.warn ?? warn).filter((d) => d.isDirectory());
@@ -441,7 +441,7 @@ async function* discover(opts: DiscoverOptions): AsyncIterable<SessionSummary> {
   }
 }
 
-async function load(summary: SessionSummary, opts: DiscoverOptions): Promise<AgentSession> {
+async function load(summary: TranscriptSummary, opts: DiscoverOptions): Promise<Transcript> {
   const paths = sessionFiles(chatFiles(dirname(summary.location)), summary.id);
   const state = await replay(paths.length > 0 ? paths : [summary.location], opts.warn ?? warn);
   return sessionFrom(state, summary.id, summary.cwd);

@@ -11,7 +11,7 @@ import {
   expandHome, homeOf, imagePlaceholder, isObject, labelToolOutputs, prettyArgs, pushBlock, str, titleFrom, toIso, sessionOfSummary,
 } from './common.js';
 import { columnsOf, withReadOnlyDb } from './sqlite.js';
-import type { AgentSession, Block, DiscoverOptions, Provider, SessionSummary } from './types.js';
+import type { Transcript, Block, DiscoverOptions, Provider, TranscriptSummary } from './types.js';
 
 type Rec = Record<string, unknown>;
 const PREFIX = 'goose:';
@@ -105,7 +105,7 @@ function loadRows(db: Database, id: string): Rec[] {
   return db.prepare(`SELECT rowid AS _rowid, role, content_json, ${cols.has('created_timestamp') ? 'created_timestamp' : 'NULL AS created_timestamp'}, ${meta} FROM messages WHERE session_id = ? ORDER BY ${order}`).all(id) as Rec[];
 }
 
-async function* discover(opts: DiscoverOptions): AsyncIterable<SessionSummary> {
+async function* discover(opts: DiscoverOptions): AsyncIterable<TranscriptSummary> {
   const rows = await withReadOnlyDb(gooseDb(opts.env), 'the Goose database', (db) => {
     const cols = columnsOf(db, 'sessions');
     if (!cols.has('id')) return [];
@@ -135,7 +135,7 @@ async function* discover(opts: DiscoverOptions): AsyncIterable<SessionSummary> {
   }
 }
 
-async function load(summary: SessionSummary, opts: DiscoverOptions): Promise<AgentSession> {
+async function load(summary: TranscriptSummary, opts: DiscoverOptions): Promise<Transcript> {
   const id = summary.location.startsWith(PREFIX) ? summary.location.slice(PREFIX.length) : summary.id;
   const rows = (await withReadOnlyDb(gooseDb(opts.env), 'the Goose database', (db) => loadRows(db, id))) ?? [];
   return sessionOfSummary(summary, gooseBlocks(rows, gooseDb(opts.env)));

@@ -11,7 +11,7 @@ import { basename, dirname, join } from 'node:path';
 import { warn } from '../errors.js';
 import { newJsonlStats, readJsonlNumbered } from '../session/jsonl.js';
 import { expandHome, homeOf, isObject, labelToolOutputs, prettyArgs, readDirQuiet, reportSkipped, statOrUndefined, str, titleFrom, toIso, UnreadableFiles } from './common.js';
-import type { AgentSession, Block, BlockKind, DiscoverOptions, Provider, SessionSummary } from './types.js';
+import type { Transcript, Block, BlockKind, DiscoverOptions, Provider, TranscriptSummary } from './types.js';
 
 type Rec = Record<string, unknown>;
 
@@ -130,7 +130,7 @@ const cwdFromFolder = (dir: string): string | undefined => {
   }
 };
 
-async function loadGrok(path: string, warnFn: (m: string) => void): Promise<AgentSession> {
+async function loadGrok(path: string, warnFn: (m: string) => void): Promise<Transcript> {
   const stats = newJsonlStats();
   const lines: Rec[] = [];
   const numbers: number[] = [];
@@ -155,7 +155,7 @@ async function loadGrok(path: string, warnFn: (m: string) => void): Promise<Agen
   };
 }
 
-async function* discover(opts: DiscoverOptions): AsyncIterable<SessionSummary> {
+async function* discover(opts: DiscoverOptions): AsyncIterable<TranscriptSummary> {
   const say = opts.warn ?? warn;
   const root = join(grokHome(opts.env), 'sessions');
   const unreadable = new UnreadableFiles();
@@ -170,7 +170,7 @@ async function* discover(opts: DiscoverOptions): AsyncIterable<SessionSummary> {
       const meta = readSummary(dir);
       if (meta.kind === 'subagent' || meta.kind === 'subagent_fork') continue;
       try {
-        let summary: SessionSummary | undefined;
+        let summary: TranscriptSummary | undefined;
         if (opts.memo?.has?.(path, st.mtimeMs, st.size)) summary = opts.memo.summary(path, st.mtimeMs, st.size, () => undefined);
         else {
           const s = await loadGrok(path, () => undefined);

@@ -11,7 +11,7 @@ import {
   expandHome, homeOf, isObject, labelToolOutputs, prettyArgs, pushBlock, readDirQuiet, statOrUndefined, str, titleFrom, toIso, sessionOfSummary,
 } from './common.js';
 import { columnsOf, withReadOnlyDb } from './sqlite.js';
-import type { AgentSession, Block, DiscoverOptions, Provider, SessionSummary } from './types.js';
+import type { Transcript, Block, DiscoverOptions, Provider, TranscriptSummary } from './types.js';
 
 type Rec = Record<string, unknown>;
 const PREFIX = 'hermes:';
@@ -155,7 +155,7 @@ function loadChainRows(db: Database, chain: string[]): Rec[] {
 
 const seconds = (s: number | undefined): string | undefined => (s === undefined ? undefined : new Date(s * 1000).toISOString());
 
-async function* discover(opts: DiscoverOptions): AsyncIterable<SessionSummary> {
+async function* discover(opts: DiscoverOptions): AsyncIterable<TranscriptSummary> {
   for (const [profile, path] of databases(opts.env)) {
     const found = await withReadOnlyDb(path, 'the Hermes database', (db) =>
       chains(sessionRows(db)).map((chain) => {
@@ -184,7 +184,7 @@ async function* discover(opts: DiscoverOptions): AsyncIterable<SessionSummary> {
   }
 }
 
-async function load(summary: SessionSummary, opts: DiscoverOptions): Promise<AgentSession> {
+async function load(summary: TranscriptSummary, opts: DiscoverOptions): Promise<Transcript> {
   const [, profile = '', ids = summary.id] = /^hermes:([^:]*):(.*)$/.exec(summary.location) ?? [];
   const path = profile ? join(hermesHome(opts.env), 'profiles', profile, 'state.db') : join(hermesHome(opts.env), 'state.db');
   const rows = (await withReadOnlyDb(path, 'the Hermes database', (db) => loadChainRows(db, ids.split(',')))) ?? [];

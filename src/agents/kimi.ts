@@ -24,7 +24,7 @@ import { basename, dirname, join } from 'node:path';
 import { warn } from '../errors.js';
 import { firstRecord, headRecords, newJsonlStats, readJsonlNumbered, tailRecords } from '../session/jsonl.js';
 import { expandHome, homeOf, imagePlaceholder, isObject, joinContent, labelToolOutputs, prettyArgs, pushBlock, readDirQuiet, reportSkipped, statOrUndefined, str, titleFrom, toIso, UnreadableFiles } from './common.js';
-import type { AgentSession, Block, DiscoverOptions, Provider, SessionSummary } from './types.js';
+import type { Transcript, Block, DiscoverOptions, Provider, TranscriptSummary } from './types.js';
 
 type Rec = Record<string, unknown>;
 const HEAD_BYTES = 64 * 1024;
@@ -191,7 +191,7 @@ class WireReader {
   }
 }
 
-export async function parseKimiWire(path: string, warnFn: (m: string) => void = warn, cwd?: string): Promise<AgentSession> {
+export async function parseKimiWire(path: string, warnFn: (m: string) => void = warn, cwd?: string): Promise<Transcript> {
   const stats = newJsonlStats();
   const reader = new WireReader();
   reader.file = path;
@@ -214,7 +214,7 @@ export async function parseKimiWire(path: string, warnFn: (m: string) => void = 
   };
 }
 
-function summarize(path: string, size: number, mtimeMs: number, cwd: string | undefined): SessionSummary | undefined {
+function summarize(path: string, size: number, mtimeMs: number, cwd: string | undefined): TranscriptSummary | undefined {
   const head = headRecords(path, HEAD_BYTES, size).filter(isObject);
   if (head.length === 0 || (head[0]!.type !== 'metadata' && !isObject(head[0]!.message))) return undefined;
   let startedAt: string | undefined;
@@ -243,7 +243,7 @@ function summarize(path: string, size: number, mtimeMs: number, cwd: string | un
   };
 }
 
-async function* discover(opts: DiscoverOptions): AsyncIterable<SessionSummary> {
+async function* discover(opts: DiscoverOptions): AsyncIterable<TranscriptSummary> {
   const share = kimiShareDir(opts.env);
   const root = join(share, 'sessions');
   const warnFn = opts.warn ?? warn;
@@ -258,7 +258,7 @@ async function* discover(opts: DiscoverOptions): AsyncIterable<SessionSummary> {
       const st = statOrUndefined(path);
       if (!st?.isFile()) continue;
       try {
-        const compute = (): SessionSummary | undefined => summarize(path, st.size, st.mtimeMs, cwd);
+        const compute = (): TranscriptSummary | undefined => summarize(path, st.size, st.mtimeMs, cwd);
         const summary = opts.memo ? opts.memo.summary(path, st.mtimeMs, st.size, compute) : compute();
         if (summary) yield summary;
       } catch (error) {

@@ -6,15 +6,15 @@ import { readFileSync } from 'node:fs';
 import { writeFileAtomic } from '../files.js';
 import { join } from 'node:path';
 import { dataDir } from '../session/paths.js';
-import type { SessionSummary, SummaryMemo } from './types.js';
+import type { TranscriptSummary, SummaryMemo } from './types.js';
 
 const VERSION = 4; // 3: summaries may name a parent; Gemini titles skip the injected context. 4: database rows carry `version`
 
 /** A summary without what the entry's key and file name already say (smaller file, faster load). */
-type Stored = Omit<SessionSummary, 'provider' | 'location'>;
+type Stored = Omit<TranscriptSummary, 'provider' | 'location'>;
 type CacheEntry = { m: number; s: number; summary: Stored | null; turns?: number };
 
-function pack(summary: SessionSummary): Stored {
+function pack(summary: TranscriptSummary): Stored {
   const { provider: _provider, location: _location, ...rest } = summary;
   const cwds = rest.cwds;
   if (cwds && (cwds.length === 0 || (cwds.length === 1 && cwds[0] === rest.cwd))) delete rest.cwds;
@@ -43,7 +43,7 @@ export class ListingCache implements SummaryMemo {
     return cache;
   }
 
-  summary(location: string, mtimeMs: number, size: number, compute: () => SessionSummary | undefined): SessionSummary | undefined {
+  summary(location: string, mtimeMs: number, size: number, compute: () => TranscriptSummary | undefined): TranscriptSummary | undefined {
     this.seen.set(location, { m: mtimeMs, s: size });
     const hit = this.entries[location];
     if (hit && hit.m === mtimeMs && hit.s === size) return hit.summary ? this.unpack(location, hit.summary) : undefined;
@@ -53,7 +53,7 @@ export class ListingCache implements SummaryMemo {
     return summary;
   }
 
-  private unpack(location: string, stored: Stored): SessionSummary {
+  private unpack(location: string, stored: Stored): TranscriptSummary {
     return { provider: this.provider, location, ...stored, cwds: stored.cwds ?? (stored.cwd ? [stored.cwd] : []) };
   }
 

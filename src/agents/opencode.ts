@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { warn } from '../errors.js';
 import { expandHome, homeOf, isObject, isoFromMs, labelToolOutputs, prettyArgs, pushBlock, statOrUndefined, str, titleFrom } from './common.js';
 import { columnsOf, openReadOnly } from './sqlite.js';
-import type { AgentSession, Block, DiscoverOptions, Provider, RawLocator, SessionSummary, TokenUsage, TurnEnd } from './types.js';
+import type { Transcript, Block, DiscoverOptions, Provider, RawLocator, TranscriptSummary, TokenUsage, TurnEnd } from './types.js';
 
 type Rec = Record<string, unknown>;
 const dataHome = (env: NodeJS.ProcessEnv): string => (env.XDG_DATA_HOME ? expandHome(env.XDG_DATA_HOME, env) : join(homeOf(env), '.local', 'share'));
@@ -56,7 +56,7 @@ const parseJson = (text: unknown): Rec => {
 const PLACEHOLDER_TITLE = /^New session - \d{4}-\d{2}-\d{2}T/;
 const realTitle = (title: string | undefined): string | undefined => (title && !PLACEHOLDER_TITLE.test(title) ? title : undefined);
 
-async function* discover(family: Family, opts: DiscoverOptions): AsyncIterable<SessionSummary> {
+async function* discover(family: Family, opts: DiscoverOptions): AsyncIterable<TranscriptSummary> {
   const prefix = `${family.name}:`;
   const rows = await withDb(family, opts.env, (db) => {
     const cols = columnsOf(db, 'session');
@@ -82,7 +82,7 @@ async function* discover(family: Family, opts: DiscoverOptions): AsyncIterable<S
     const untitled = realTitle(str(r.title)) === undefined;
     const cwd = str(r.directory);
     const updated = typeof r.updated === 'number' ? r.updated : typeof r.created === 'number' ? r.created : 0;
-    const summary: SessionSummary = {
+    const summary: TranscriptSummary = {
       provider: family.name,
       id,
       location: prefix + id,
@@ -235,7 +235,7 @@ export function openCodeBlocks(messages: Message[], db?: string): { blocks: Bloc
   return { blocks, open };
 }
 
-async function load(family: Family, summary: SessionSummary, opts: DiscoverOptions): Promise<AgentSession> {
+async function load(family: Family, summary: TranscriptSummary, opts: DiscoverOptions): Promise<Transcript> {
   const prefix = `${family.name}:`;
   const id = summary.location.startsWith(prefix) ? summary.location.slice(prefix.length) : summary.id;
   const messages = await withDb(family, opts.env, (db) => loadMessages(db, id));

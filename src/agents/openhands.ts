@@ -17,7 +17,7 @@ import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { warn } from '../errors.js';
 import { expandHome, homeOf, isObject, joinContent, labelToolOutputs, prettyArgs, pushBlock, readDirQuiet, reportSkipped, str, titleFrom, toIso, UnreadableFiles } from './common.js';
-import type { AgentSession, Block, DiscoverOptions, Provider, SessionSummary } from './types.js';
+import type { Transcript, Block, DiscoverOptions, Provider, TranscriptSummary } from './types.js';
 
 type Rec = Record<string, unknown>;
 
@@ -148,7 +148,7 @@ function workingDir(conversation: string): string | undefined {
   }
 }
 
-export async function parseOpenhandsConversation(conversation: string, warnFn: (m: string) => void = warn): Promise<AgentSession> {
+export async function parseOpenhandsConversation(conversation: string, warnFn: (m: string) => void = warn): Promise<Transcript> {
   const stats = { malformed: 0, nulPadded: 0 };
   const blocks: Block[] = [];
   let lastUser = -1;
@@ -185,7 +185,7 @@ export async function parseOpenhandsConversation(conversation: string, warnFn: (
 }
 
 /** Listing reads base_state.json, the events up to the first prompt, and the newest event. */
-function summarize(conversation: string, id: string, files: string[], mtimeMs: number): SessionSummary | undefined {
+function summarize(conversation: string, id: string, files: string[], mtimeMs: number): TranscriptSummary | undefined {
   if (files.length === 0) return undefined;
   const stats = { malformed: 0, nulPadded: 0 };
   let firstPrompt: string | undefined;
@@ -217,7 +217,7 @@ function summarize(conversation: string, id: string, files: string[], mtimeMs: n
   };
 }
 
-async function* discover(opts: DiscoverOptions): AsyncIterable<SessionSummary> {
+async function* discover(opts: DiscoverOptions): AsyncIterable<TranscriptSummary> {
   const root = openhandsConversationsDir(opts.env);
   const warnFn = opts.warn ?? warn;
   const unreadable = new UnreadableFiles();
@@ -227,7 +227,7 @@ async function* discover(opts: DiscoverOptions): AsyncIterable<SessionSummary> {
     try {
       const events = statSync(join(conversation, 'events'));
       const files = eventFiles(conversation);
-      const compute = (): SessionSummary | undefined => summarize(conversation, dir.name, files, events.mtimeMs);
+      const compute = (): TranscriptSummary | undefined => summarize(conversation, dir.name, files, events.mtimeMs);
       const summary = opts.memo ? opts.memo.summary(conversation, events.mtimeMs, files.length, compute) : compute();
       if (summary) yield summary;
     } catch (error) {

@@ -10,7 +10,7 @@ import {
   readDirQuiet, reportSkipped, statOrUndefined, str, summariesInFolders, titleFrom, toIso, UnreadableFiles,
   joinContent,
 } from './common.js';
-import type { AgentSession, Block, DiscoverOptions, Provider, SessionSummary, TokenUsage, ToolTruncation, TurnEnd } from './types.js';
+import type { Transcript, Block, DiscoverOptions, Provider, TranscriptSummary, TokenUsage, ToolTruncation, TurnEnd } from './types.js';
 
 type Rec = Record<string, unknown>;
 
@@ -121,7 +121,7 @@ function piEnd(message: Rec): Omit<TurnEnd, 'raw'> | undefined {
 /** A failed bash call's result says the code it exited with after a blank line; success records none. */
 const BASH_EXIT = /(?:^|\n\n)Command exited with code (-?\d+)(?![\s\S]*\n\nCommand exited with code)/;
 
-export async function parsePiFile(path: string, warnFn: (m: string) => void = warn): Promise<AgentSession> {
+export async function parsePiFile(path: string, warnFn: (m: string) => void = warn): Promise<Transcript> {
   const stats = newJsonlStats();
   let header: Rec | undefined;
   const entries: Entry[] = [];
@@ -218,7 +218,7 @@ function idFromName(path: string): string {
   return us === -1 ? stem : stem.slice(us + 1);
 }
 
-function summarize(path: string, size: number, mtimeMs: number): SessionSummary | undefined {
+function summarize(path: string, size: number, mtimeMs: number): TranscriptSummary | undefined {
   const head = headRecords(path, HEAD_BYTES, size);
   const header = head[0];
   if (!isObject(header) || header.type !== 'session' || typeof header.id !== 'string') return undefined;
@@ -266,7 +266,7 @@ export function piSessionDirOverride(env: NodeJS.ProcessEnv): string | undefined
 }
 
 /** Session files lying directly in `dir` (an overridden session directory). */
-function* summariesIn(dir: string, opts: DiscoverOptions, skip: Set<string>): Generator<SessionSummary> {
+function* summariesIn(dir: string, opts: DiscoverOptions, skip: Set<string>): Generator<TranscriptSummary> {
   const unreadable = new UnreadableFiles();
   const say = opts.warn ?? warn;
   for (const file of readDirQuiet(dir, 'Pi sessions', say)) {
@@ -275,7 +275,7 @@ function* summariesIn(dir: string, opts: DiscoverOptions, skip: Set<string>): Ge
     const st = statOrUndefined(path);
     if (!st || skip.has(path)) continue;
     try {
-      const compute = (): SessionSummary | undefined => summarize(path, st.size, st.mtimeMs);
+      const compute = (): TranscriptSummary | undefined => summarize(path, st.size, st.mtimeMs);
       const summary = opts.memo ? opts.memo.summary(path, st.mtimeMs, st.size, compute) : compute();
       if (summary) yield summary;
     } catch (error) {
@@ -285,7 +285,7 @@ function* summariesIn(dir: string, opts: DiscoverOptions, skip: Set<string>): Ge
   unreadable.report('Pi sessions', say);
 }
 
-async function* discover(opts: DiscoverOptions): AsyncIterable<SessionSummary> {
+async function* discover(opts: DiscoverOptions): AsyncIterable<TranscriptSummary> {
   // Sessions written before an override was set stay in the default tree: both are read.
   const seen = new Set<string>();
   for (const s of summariesInFolders(join(piAgentDir(opts.env), 'sessions'), 'Pi sessions', (name) => name.endsWith('.jsonl'), summarize, opts, opts.warn ?? warn)) {

@@ -8,7 +8,7 @@ import { basename, join } from 'node:path';
 import { warn } from '../errors.js';
 import { headRecords, newJsonlStats, readJsonlNumbered, tailRecords, textRecords } from '../session/jsonl.js';
 import { expandHome, homeOf, isInjectedText, isObject, labelToolOutputs, prettyArgs, pushBlock, readDirQuiet, reportSkipped, str, titleFrom, toIso, summariesOfFiles } from './common.js';
-import type { AgentSession, Block, TokenUsage, DiscoverOptions, Provider, SessionSummary } from './types.js';
+import type { Transcript, Block, TokenUsage, DiscoverOptions, Provider, TranscriptSummary } from './types.js';
 import { UuidTree, type TreeNode } from './uuid-tree.js';
 
 type Rec = Record<string, unknown>;
@@ -135,7 +135,7 @@ function titleOf(r: Rec): string | undefined {
   return (str(payload?.customTitle) ?? str(payload?.title) ?? str(r.customTitle))?.trim() || undefined;
 }
 
-export async function parseQwenFile(path: string, warnFn: (m: string) => void = warn): Promise<AgentSession> {
+export async function parseQwenFile(path: string, warnFn: (m: string) => void = warn): Promise<Transcript> {
   const stats = newJsonlStats();
   const tree = new UuidTree<Node>();
   let leaf: Node | undefined;
@@ -188,7 +188,7 @@ export async function parseQwenFile(path: string, warnFn: (m: string) => void = 
   };
 }
 
-function summarize(path: string, size: number, mtimeMs: number): SessionSummary | undefined {
+function summarize(path: string, size: number, mtimeMs: number): TranscriptSummary | undefined {
   const head = headRecords(path, HEAD_BYTES, size).filter(isObject);
   const tail = size > HEAD_BYTES ? tailRecords(path, size, TAIL_BYTES).filter(isObject) : head;
   let id: string | undefined;
@@ -244,7 +244,7 @@ function* chatFiles(projects: string, say: (m: string) => void): Generator<strin
   }
 }
 
-async function* discover(opts: DiscoverOptions): AsyncIterable<SessionSummary> {
+async function* discover(opts: DiscoverOptions): AsyncIterable<TranscriptSummary> {
   const say = opts.warn ?? warn;
   yield* summariesOfFiles(chatFiles(join(qwenRuntimeDir(opts.env), 'projects'), say), 'Qwen Code sessions', summarize, opts, say);
 }

@@ -1,11 +1,11 @@
 // Turns (docs/formats.md): a turn starts at a real user message and runs to the next one.
 // Turns are numbered 1.. over those holding an assistant reply, plus the final turn when it is
 // still running; blocks before the first user message belong to no turn.
-import type { AgentSession, Block, BlockKind } from './types.js';
+import type { Transcript, Block, BlockKind } from './types.js';
 
 export type Turn = { number: number; blocks: Block[]; complete: boolean };
 
-export function assembleTurns(session: AgentSession): Turn[] {
+export function assembleTurns(session: Transcript): Turn[] {
   const groups: Block[][] = [];
   for (const block of session.blocks) {
     if (block.kind === 'user') groups.push([block]);

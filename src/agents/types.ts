@@ -87,7 +87,7 @@ export type Block = BlockFacts & {
   text: string;
 };
 
-export type AgentSession = {
+export type Transcript = {
   id: string;
   cwd?: string;
   title?: string;
@@ -100,7 +100,7 @@ export type AgentSession = {
 };
 
 /** What listing needs, read cheaply (stat plus bounded head/tail reads). */
-export type SessionSummary = {
+export type TranscriptSummary = {
   provider: string;
   id: string;
   /** Where the session lives: a file path, or a URI such as `opencode:<id>` for databases. */
@@ -124,7 +124,7 @@ export type SessionSummary = {
 
 /** Remembers summaries by (location, mtime, size) between runs; see listing-cache.ts. */
 export interface SummaryMemo {
-  summary(location: string, mtimeMs: number, size: number, compute: () => SessionSummary | undefined): SessionSummary | undefined;
+  summary(location: string, mtimeMs: number, size: number, compute: () => TranscriptSummary | undefined): TranscriptSummary | undefined;
   /** Whether a summary for this version is remembered (lets a provider skip costly preparation). */
   has?(location: string, mtimeMs: number, size: number): boolean;
 }
@@ -140,9 +140,9 @@ export interface Provider {
   /** Also the ref source: `claude/<session>/3`. */
   readonly name: string;
   /** Sessions of this provider, any order; absent data yields nothing and says nothing. */
-  discover(opts: DiscoverOptions): AsyncIterable<SessionSummary>;
+  discover(opts: DiscoverOptions): AsyncIterable<TranscriptSummary>;
   /** Full, streaming parse of one session found by `discover`. */
-  load(summary: SessionSummary, opts: DiscoverOptions): Promise<AgentSession>;
+  load(summary: TranscriptSummary, opts: DiscoverOptions): Promise<Transcript>;
   /** The session the calling process runs inside, from env hints (CODEX_THREAD_ID, …). */
   currentSessionHint?(env: NodeJS.ProcessEnv): string | undefined;
   /** True when a file's content is this provider's transcript format (for `import <path>`). */
@@ -156,5 +156,5 @@ export interface Provider {
    */
   watchedPaths?(env: NodeJS.ProcessEnv): string[];
   /** Parse a transcript file given by path (for `import <path>`). */
-  loadFile?(path: string, opts: DiscoverOptions): Promise<AgentSession>;
+  loadFile?(path: string, opts: DiscoverOptions): Promise<Transcript>;
 }

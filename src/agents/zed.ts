@@ -18,7 +18,7 @@ import { join } from 'node:path';
 import { warn } from '../errors.js';
 import { homeOf, imagePlaceholder, isObject, labelToolOutputs, prettyArgs, pushBlock, str, titleFrom, toIso } from './common.js';
 import { columnsOf, withReadOnlyDb } from './sqlite.js';
-import type { AgentSession, Block, DiscoverOptions, Provider, SessionSummary } from './types.js';
+import type { Transcript, Block, DiscoverOptions, Provider, TranscriptSummary } from './types.js';
 import { zstdDecompress } from './zstd.js';
 
 type Rec = Record<string, unknown>;
@@ -124,7 +124,7 @@ async function decodeBody(dataType: unknown, data: unknown): Promise<unknown> {
 
 type Row = { id: string; summary: string | null; updated_at: string | null; created_at?: string | null; folder_paths?: string | null; parent_id?: string | null };
 
-async function* discover(opts: DiscoverOptions): AsyncIterable<SessionSummary> {
+async function* discover(opts: DiscoverOptions): AsyncIterable<TranscriptSummary> {
   const rows = await withReadOnlyDb(dbPath(opts.env), 'the Zed threads database', (db) => {
     const cols = columnsOf(db, 'threads');
     if (!cols.has('id')) return [];
@@ -150,7 +150,7 @@ async function* discover(opts: DiscoverOptions): AsyncIterable<SessionSummary> {
   }
 }
 
-async function load(summary: SessionSummary, opts: DiscoverOptions): Promise<AgentSession> {
+async function load(summary: TranscriptSummary, opts: DiscoverOptions): Promise<Transcript> {
   const id = summary.location.startsWith(PREFIX) ? summary.location.slice(PREFIX.length) : summary.id;
   const warnFn = opts.warn ?? warn;
   const row = await withReadOnlyDb(dbPath(opts.env), 'the Zed threads database', (db) => db.prepare('SELECT data_type, data FROM threads WHERE id = ?').get(id) as { data_type: unknown; data: unknown } | undefined);

@@ -3,7 +3,7 @@
 import { ListingCache } from '../agents/listing-cache.js';
 import { assembleTurns } from '../agents/turns.js';
 import { dirname, sep } from 'node:path';
-import type { AgentSession, Provider, SessionSummary, SummaryMemo } from '../agents/types.js';
+import type { Transcript, Provider, TranscriptSummary, SummaryMemo } from '../agents/types.js';
 import { scopeMatcher } from '../agents/workspace.js';
 import { SivtrError } from '../errors.js';
 import { sessionUnits } from './agent-units.js';
@@ -11,12 +11,12 @@ import { compareFile, edgesOf, filesUnchanged, pathsFingerprint, pathsUnchanged,
 import { displayIds } from './display-id.js';
 import type { IndexContext, IndexPlan, ListOptions, OpenedSession, SessionChange, SessionInfo, Source, SourceIndex, Unit } from './types.js';
 
-type Listing = { summaries: SessionSummary[]; ids: Map<string, string>; cache: ListingCache };
+type Listing = { summaries: TranscriptSummary[]; ids: Map<string, string>; cache: ListingCache };
 
 /** Every session of a provider, newest first, one per id (the newest copy wins). */
 async function discoverAll(provider: Provider, env: NodeJS.ProcessEnv): Promise<Listing> {
   const cache = ListingCache.load(provider.name, env);
-  const byId = new Map<string, SessionSummary>();
+  const byId = new Map<string, TranscriptSummary>();
   for await (const s of provider.discover({ env, memo: cache })) {
     const seen = byId.get(s.id);
     if (!seen || s.updatedAt > seen.updatedAt) byId.set(s.id, s);
@@ -28,14 +28,14 @@ async function discoverAll(provider: Provider, env: NodeJS.ProcessEnv): Promise<
 }
 
 /** Newest first, except that a session run inside another (a subagent) follows its parent. */
-function childrenUnderParents(sorted: SessionSummary[]): SessionSummary[] {
+function childrenUnderParents(sorted: TranscriptSummary[]): TranscriptSummary[] {
   const ids = new Set(sorted.map((s) => s.id));
-  const children = new Map<string, SessionSummary[]>();
+  const children = new Map<string, TranscriptSummary[]>();
   for (const s of sorted) if (s.parent !== undefined && ids.has(s.parent) && s.parent !== s.id) children.set(s.parent, [...(children.get(s.parent) ?? []), s]);
   if (children.size === 0) return sorted;
-  const out: SessionSummary[] = [];
+  const out: TranscriptSummary[] = [];
   const placed = new Set<string>();
-  const place = (s: SessionSummary): void => {
+  const place = (s: TranscriptSummary): void => {
     if (placed.has(s.id)) return;
     placed.add(s.id);
     out.push(s);
@@ -46,7 +46,7 @@ function childrenUnderParents(sorted: SessionSummary[]): SessionSummary[] {
   return out;
 }
 
-function infoOf(provider: Provider, s: SessionSummary, listing: Listing): SessionInfo {
+function infoOf(provider: Provider, s: TranscriptSummary, listing: Listing): SessionInfo {
   const info: SessionInfo = { source: provider.name, id: s.id, displayId: listing.ids.get(s.id) ?? s.id.slice(0, 8), location: s.location, updatedAt: s.updatedAt };
   if (s.cwd !== undefined) info.cwd = s.cwd;
   if (s.cwds && s.cwds.length > 0) info.cwds = s.cwds;
@@ -57,7 +57,7 @@ function infoOf(provider: Provider, s: SessionSummary, listing: Listing): Sessio
   return info;
 }
 
-function inWorkspace(summaries: SessionSummary[], opts: ListOptions): SessionSummary[] {
+function inWorkspace(summaries: TranscriptSummary[], opts: ListOptions): TranscriptSummary[] {
   const matches = scopeMatcher({ cwd: opts.cwd, subtree: opts.scope });
   return summaries.filter((s) => matches(s.cwds && s.cwds.length > 0 ? s.cwds : s.cwd ? [s.cwd] : undefined));
 }
@@ -67,7 +67,7 @@ function noSessions(provider: Provider, env: NodeJS.ProcessEnv): SivtrError {
   return new SivtrError(`no ${provider.name} sessions found${where ? ` in ${where}` : ''}`, `run ${provider.name} once, or point its home override at the right place`);
 }
 
-function describeCandidate(s: SessionSummary): string {
+function describeCandidate(s: TranscriptSummary): string {
   return `${s.id}${s.title ? ` (${s.title})` : ''}`;
 }
 
@@ -75,7 +75,7 @@ function describeCandidate(s: SessionSummary): string {
  * The sessions `current` and `--session N` count in, one rule for both: this workspace's,
  * newest first, or every session when the workspace has none (or with --global).
  */
-function countedSessions(all: SessionSummary[], opts: ListOptions): SessionSummary[] {
+function countedSessions(all: TranscriptSummary[], opts: ListOptions): TranscriptSummary[] {
   if (opts.global) return all;
   const here = inWorkspace(all, opts);
   // an explicit subtree (--scope) never falls back to sessions outside it
@@ -83,7 +83,7 @@ function countedSessions(all: SessionSummary[], opts: ListOptions): SessionSumma
 }
 
 /** `current`, an index, an id or a unique prefix → the session summary it names. */
-function choose(provider: Provider, listing: Listing, key: string, opts: ListOptions): SessionSummary {
+function choose(provider: Provider, listing: Listing, key: string, opts: ListOptions): TranscriptSummary {
   const all = listing.summaries;
   if (key === 'current') {
     const hint = provider.currentSessionHint?.(opts.env);
@@ -122,10 +122,10 @@ function choose(provider: Provider, listing: Listing, key: string, opts: ListOpt
   throw new SivtrError(`no ${provider.name} session "${key}"`, `list them with \`sivtr sessions ${provider.name} --global\``);
 }
 
-export type AgentOpened = { info: SessionInfo; session: AgentSession; units: Unit[] };
+export type AgentOpened = { info: SessionInfo; session: Transcript; units: Unit[] };
 
 /** A whole session, parsed: what `import PROVIDER/<session>` and refs need. */
-export async function openAgentSession(provider: Provider, key: string, opts: ListOptions): Promise<AgentOpened> {
+export async function openTranscript(provider: Provider, key: string, opts: ListOptions): Promise<AgentOpened> {
   const listing = await discoverAll(provider, opts.env);
   const summary = choose(provider, listing, key, opts);
   const session = await provider.load(summary, { env: opts.env });
@@ -173,7 +173,7 @@ export async function* scopedSessions(provider: Provider, opts: ListOptions, fai
   const chosen = opts.global ? listing.summaries : inWorkspace(listing.summaries, opts);
   for (const summary of chosen) {
     const info = infoOf(provider, summary, listing);
-    let session: AgentSession;
+    let session: Transcript;
     try {
       session = await provider.load(summary, { env: opts.env, warn: () => {} });
     } catch (error) {
@@ -186,7 +186,7 @@ export async function* scopedSessions(provider: Provider, opts: ListOptions, fai
 }
 
 /** Every session's listing summary, no session parsed: what `projects` needs (cwds and times). */
-export async function agentSummaries(provider: Provider, env: NodeJS.ProcessEnv): Promise<readonly SessionSummary[]> {
+export async function agentSummaries(provider: Provider, env: NodeJS.ProcessEnv): Promise<readonly TranscriptSummary[]> {
   return (await discoverAll(provider, env)).summaries;
 }
 
@@ -194,7 +194,7 @@ export async function agentSummaries(provider: Provider, env: NodeJS.ProcessEnv)
 class RecordingMemo implements SummaryMemo {
   readonly seen = new Map<string, { size: number; mtimeMs: number }>();
   constructor(private readonly inner: SummaryMemo | undefined) {}
-  summary(location: string, mtimeMs: number, size: number, compute: () => SessionSummary | undefined): SessionSummary | undefined {
+  summary(location: string, mtimeMs: number, size: number, compute: () => TranscriptSummary | undefined): TranscriptSummary | undefined {
     this.seen.set(location, { size, mtimeMs });
     return this.inner ? this.inner.summary(location, mtimeMs, size, compute) : compute();
   }
@@ -205,7 +205,7 @@ class RecordingMemo implements SummaryMemo {
  * it and a session file, and its own watched paths (a database); the session files themselves
  * are compared with their marks.
  */
-function watchPaths(provider: Provider, env: NodeJS.ProcessEnv, root: string, summaries: readonly SessionSummary[]): string[] {
+function watchPaths(provider: Provider, env: NodeJS.ProcessEnv, root: string, summaries: readonly TranscriptSummary[]): string[] {
   const paths = new Set<string>([root, ...(provider.watchedPaths?.(env) ?? [])]);
   const prefix = root.endsWith(sep) ? root : root + sep;
   for (const s of summaries) {
@@ -219,13 +219,13 @@ function watchPaths(provider: Provider, env: NodeJS.ProcessEnv, root: string, su
   return [...paths];
 }
 
-const failure = (summary: SessionSummary, error: unknown): SessionChange => ({
+const failure = (summary: TranscriptSummary, error: unknown): SessionChange => ({
   kind: 'failed',
   why: `${summary.location} (${(error as { code?: string }).code ?? (error as Error).message})`,
 });
 
 /** A session brought up to date: compared by its version or its file's bytes, parsed when changed. */
-async function updateSession(provider: Provider, summary: SessionSummary, ctx: IndexContext, seen: Map<string, { size: number; mtimeMs: number }>): Promise<SessionChange> {
+async function updateSession(provider: Provider, summary: TranscriptSummary, ctx: IndexContext, seen: Map<string, { size: number; mtimeMs: number }>): Promise<SessionChange> {
   const old = ctx.mark(summary.location);
   let now: FileMark;
   let grew = false;
@@ -241,7 +241,7 @@ async function updateSession(provider: Provider, summary: SessionSummary, ctx: I
     grew = change === 'appended';
     now = { ...edgesOf(summary.location, st.size, st.mtimeMs), parsed_bytes: st.size, positions: 0 };
   }
-  let session: AgentSession;
+  let session: Transcript;
   try {
     session = await provider.load(summary, { env: ctx.env });
   } catch (error) {
@@ -268,7 +268,7 @@ function agentIndex(provider: Provider): SourceIndex {
     async plan(ctx: IndexContext): Promise<IndexPlan> {
       const cache = ctx.persistent ? ListingCache.load(provider.name, ctx.env) : undefined;
       const memo = new RecordingMemo(cache);
-      const summaries: SessionSummary[] = [];
+      const summaries: TranscriptSummary[] = [];
       for await (const summary of provider.discover({ env: ctx.env, memo })) summaries.push(summary);
       cache?.save(true);
       const root = provider.dataLocation?.(ctx.env);
@@ -286,20 +286,20 @@ export function agentSource(provider: Provider): Source {
     index: agentIndex(provider),
     list: (opts: ListOptions & { limit?: number }): Promise<SessionInfo[]> => listWithTurns(provider, opts),
     async open(key: string, opts: ListOptions): Promise<OpenedSession> {
-      const { info, units } = await openAgentSession(provider, key, opts);
+      const { info, units } = await openTranscript(provider, key, opts);
       return { info, units };
     },
   };
 }
 
-export type ListedAgentSession = { info: SessionInfo; units(): Promise<Unit[]> };
+export type ListedTranscript = { info: SessionInfo; units(): Promise<Unit[]> };
 
 /**
  * Every session of a provider, subagents included, newest first (this workspace's unless
  * `global`), each parsed into units only when asked: what a stream over many sessions reads
  * one at a time, newest first, until it has enough.
  */
-export async function agentSessionsNewestFirst(provider: Provider, opts: ListOptions): Promise<ListedAgentSession[]> {
+export async function agentSessionsNewestFirst(provider: Provider, opts: ListOptions): Promise<ListedTranscript[]> {
   const listing = await discoverAll(provider, opts.env);
   const chosen = opts.global ? listing.summaries : inWorkspace(listing.summaries, opts);
   return chosen.map((s) => {

@@ -1,10 +1,10 @@
 // An agent session's turns as units: `<provider>/<displayId>/<turn>`, parts = the turn's blocks.
 import { assembleTurns } from '../agents/turns.js';
-import type { AgentSession } from '../agents/types.js';
+import type { Transcript } from '../agents/types.js';
 import { formatRef } from './ref.js';
 import type { Part, Unit } from './types.js';
 
-export function sessionUnits(provider: string, displayId: string, session: AgentSession): Unit[] {
+export function sessionUnits(provider: string, displayId: string, session: Transcript): Unit[] {
   return assembleTurns(session).map((turn) => {
     // Every fact of a block flows into its part as it is: a new fact needs no line here.
     const parts: Part[] = turn.blocks.map(({ kind, text, ...facts }, i) => ({ n: i + 1, kind, text, ...facts }));
