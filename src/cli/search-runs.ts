@@ -3,20 +3,11 @@
 // ref of its tool output), so `--status failure --by agent` lists the commands agents ran that
 // failed, and only those.
 import { collectRuns, runStatus, type ByFilter, type Run } from '../memory/runs.js';
-import type { Hit, SearchField, SearchResult } from '../store/search.js';
-import type { StatusName } from '../store/docs.js';
+import type { Hit, SearchField, SearchRequest, SearchResult } from '../store/search.js';
 
-export type RunSearch = {
+/** The search request's own fields (store/search.ts), plus whose runs and where. */
+export type RunSearch = Pick<SearchRequest, 'target' | 'query' | 'match' | 'field' | 'status' | 'since' | 'until' | 'limit'> & {
   by: ByFilter;
-  /** `all`, `terminal`, `history`, `agent` or a provider: whose runs. */
-  target: string;
-  query: string;
-  match?: RegExp;
-  field: SearchField;
-  status?: StatusName;
-  since?: number;
-  until?: number;
-  limit: number;
   includeSelf: boolean;
   /** `--cwd`/`--scope`: only runs whose cwd this takes (every workspace without it, as search reads). */
   inScope?: (cwd: string | null) => boolean;
