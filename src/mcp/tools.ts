@@ -4,6 +4,7 @@
 // source, so the server is read-only by construction (search keeps its index cache up to date).
 import { isAbsolute, resolve } from 'node:path';
 import { SivtrError } from '../errors.js';
+import { maskSecrets } from '../text/secrets.js';
 import { formatRef, partRef } from '../memory/ref.js';
 import type { ListOptions, SessionInfo, Unit } from '../memory/types.js';
 import type { Aspect } from '../memory/render.js';
@@ -41,8 +42,10 @@ async function cwdMatcher(s: Scoped, ctx: ToolContext): Promise<(cwd: string | n
 
 const isoMinute = (iso: string | null | undefined): string => (iso ? iso.replace(/:\d\d(\.\d+)?Z$/, 'Z') : '(no time)');
 
+// Masked before it is cut: half a token cut off by the ellipsis no longer matches its rule, so the
+// server's final mask would let it through.
 const oneLine = (text: string, max = 100): string => {
-  const line = text.replace(/\s+/g, ' ').trim();
+  const line = maskSecrets(text).text.replace(/\s+/g, ' ').trim();
   return line.length > max ? `${line.slice(0, max - 1)}…` : line;
 };
 

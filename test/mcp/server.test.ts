@@ -39,6 +39,9 @@ beforeAll(async () => {
     { prompt: '$ ', command: 'seq 1 4', output: '1\n2\n3\n4', exit_code: 0, cwd: '/elsewhere', ended_at: '2026-11-30T11:00:00Z' },
   ]);
   const secretLog = writeLog(data, 'f0e1d2c3', [{ prompt: '$ ', command: 'env | grep TOKEN', output: `GITHUB_TOKEN=${TOKEN}`, exit_code: 0, cwd: '/secret', ended_at: '2026-11-01T10:00:00Z' }]);
+  // A title cut to one line right inside a token: the cut must not leave its first half readable.
+  const cutLog = writeLog(data, 'c4c4c4c4', [{ prompt: '$ ', command: `echo ${'x'.repeat(100)} ${TOKEN}`, output: 'cutmarker', exit_code: 0, cwd: '/secret', ended_at: '2026-09-01T10:00:00Z' }]);
+  utimesSync(cutLog, new Date('2026-09-01T10:00:00Z'), new Date('2026-09-01T10:00:00Z')); // not the current terminal
   const writes = writeLog(data, 'a0b0c0d0', [{ prompt: '$ ', command: 'echo ready > status.txt', output: '', exit_code: 0, cwd: '/work/app', ended_at: '2026-10-01T10:00:00Z' }]);
   utimesSync(writes, new Date('2026-10-01T10:00:00Z'), new Date('2026-10-01T10:00:00Z'));
   utimesSync(secretLog, new Date('2026-11-01T10:00:00Z'), new Date('2026-11-01T10:00:00Z')); // not the current terminal
@@ -94,6 +97,12 @@ describe('sivtr mcp', () => {
     expect(shown.isError).toBe(false);
     expect(shown.text).toContain('banana');
     expect(shown.text).toContain(`══ claude/`);
+  });
+
+  it('a title cut to one line is masked before the cut, so no half token leaves the server', async () => {
+    const r = await call('search', { query: 'cutmarker', scope: 'global' });
+    expect(r.text).toContain('terminal/c4c4c4c4/1');
+    expect(r.text).not.toContain(TOKEN.slice(0, 10));
   });
 
   it('search filters by status, kind and time, and says when nothing matched', async () => {
