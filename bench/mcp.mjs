@@ -62,15 +62,15 @@ async function call(client, name, args) {
 // provider k % 3's) or an error message of the terminal records; every one distinct, so no answer
 // comes from the server's memory of an earlier one.
 const PROVIDERS = ['claude', 'codex', 'pi'];
-const specific = (i) => {
-  const k = (i * 37) % 1000;
+const specific = (i, sessions) => {
+  const k = (i * 37) % sessions;
   return i % 4 === 3 ? `Failed to connect to localhost port 8080 (record ${100 * (i % 20) + 7})` : `tok-${PROVIDERS[k % 3]}-${k}-1`;
 };
 // Words every synthetic session is made of: each matches most of the corpus, so their cost is the
 // search engine's ranking of thousands of hits, the same in a one-shot `sivtr search`.
 const COMMON = ['parser config', 'error warning', 'session token'];
 
-async function serverRun(env, runs) {
+async function serverRun(env, runs, sessions) {
   const starts = [];
   for (let i = 0; i < 3; i++) {
     const { client, startMs } = await connect(env);
@@ -84,14 +84,14 @@ async function serverRun(env, runs) {
   const errors = [];
   let found = 0;
   for (let i = 0; i < runs; i++) {
-    const r = await call(client, 'search', { query: specific(i), limit: 10 });
+    const r = await call(client, 'search', { query: specific(i, sessions), limit: 10 });
     warm.push(r.ms);
     (i % 4 === 3 ? errors : tokens).push(r.ms);
     if (!r.text.startsWith('no hits')) found++;
   }
   if (found < runs) throw new Error(`${runs - found} of the specific queries found nothing: the corpus is not the one this bench expects`);
   const repeated = [];
-  for (let i = 0; i < 20; i++) repeated.push((await call(client, 'search', { query: specific(i % 4), limit: 10 })).ms);
+  for (let i = 0; i < 20; i++) repeated.push((await call(client, 'search', { query: specific(i % 4, sessions), limit: 10 })).ms);
   const common = [];
   for (const q of COMMON) common.push((await call(client, 'search', { query: q, limit: 10 })).ms);
   const recent = [];
@@ -122,7 +122,7 @@ async function main() {
     for (const [label, env] of envs) {
       const bare = timeRuns(process.execPath, ['-e', ''], { runs: 10, env });
       const version = timeRuns(process.execPath, [BIN, '--version'], { runs: 10, env });
-      const server = await serverRun(env, opts.runs);
+      const server = await serverRun(env, opts.runs, opts.sessions);
       const oneShot = timeRuns(process.execPath, [BIN, 'search', 'tok-claude-12-3'], { runs: 5, env, cwd: home });
       const rg = hasRg ? timeRuns('rg', ['-uu', '-l', 'tok-claude-12-3', home], { runs: 5, env }) : undefined;
       report.push(
