@@ -9,6 +9,7 @@ import { maskSecrets } from '../text/secrets.js';
 import { DEFAULT_MAX_CHARS, MIN_MAX_CHARS, pageText, toolPage } from './page.js';
 import { loadSdk, type Sdk } from './sdk.js';
 import { WarmSearch } from '../store/engine.js';
+import { PART_KINDS, SEARCH_FIELDS } from '../cli/commands/search.js';
 import { diffTool, filesTool, overviewTool, QUIET, recentCommandsTool, searchTool, sessionsTool, showTool, turnsTool, type ToolContext } from './tools.js';
 
 type Text = { content: { type: 'text'; text: string }[]; isError?: boolean };
@@ -77,7 +78,13 @@ export function buildServer(sdk: Sdk, ctx: ToolContext) {
       inputSchema: {
         query: z.string().describe('words to look for; empty lists the newest units that pass the filters'),
         target: z.string().optional().describe('all (default), terminal, agent, history, or a provider: claude, codex, gemini, pi, opencode, …'),
-        kind: z.enum(['content', 'command', 'output', 'input', 'title']).optional().describe('where to look: content (default), command, output, input (user messages), title'),
+        kind: z
+          .union([z.enum([...PART_KINDS, ...SEARCH_FIELDS]), z.array(z.enum(PART_KINDS)).min(1)], {
+            error: `kind is one of ${PART_KINDS.join(', ')}, or a non-empty list of them`,
+          })
+          .optional()
+          .describe(`only parts of this kind, or of these kinds: ${PART_KINDS.join(', ')} (as the CLI's --kind); the older values ${SEARCH_FIELDS.join(', ')} still mean what \`in\` does`),
+        in: z.enum(SEARCH_FIELDS).optional().describe('where to look (as the CLI\'s --in): content (default), command, output, input (prompts, commands, user messages), title'),
         since: z.string().optional().describe('not before: RFC 3339, Unix seconds, 30m, 2h, 7d, today, yesterday'),
         until: z.string().optional().describe('not after (same forms as since)'),
         status: status.optional().describe('only units that succeeded, failed or whose outcome is unknown'),

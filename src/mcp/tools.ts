@@ -51,10 +51,15 @@ const oneLine = (text: string, max = 100): string => {
 
 // ── search ──────────────────────────────────────────────────────────────────────────────────
 
+type PartKind = 'user' | 'assistant' | 'tool_call' | 'tool_output' | 'thinking';
+type Field = 'content' | 'command' | 'output' | 'input' | 'title';
+
 export type SearchArgs = {
   query: string;
   target?: string;
-  kind?: 'content' | 'command' | 'output' | 'input' | 'title';
+  /** Part kinds, as the CLI's --kind; a field name here is the older spelling of `in`. */
+  kind?: PartKind | Field | PartKind[];
+  in?: Field;
   since?: string;
   until?: string;
   status?: 'success' | 'failure' | 'unknown';
@@ -62,8 +67,23 @@ export type SearchArgs = {
   limit?: number;
 };
 
+/**
+ * `kind` and `in` as the CLI's --kind and --in. Before the two were told apart, `kind` took the
+ * field names; an agent configured then (and the skill's wording) still sends them, so a field
+ * name in `kind` is read as `in`.
+ */
+function kindAndField(args: SearchArgs, fields: readonly string[]): { kinds?: string[]; field: Field } {
+  const kind = args.kind;
+  if (typeof kind === 'string' && fields.includes(kind)) {
+    if (args.in !== undefined && args.in !== kind) throw new SivtrError(`kind "${kind}" (the older spelling of in) and in "${args.in}" disagree`, `give where to look as in: "${args.in}" alone, and part kinds (user, assistant, tool_call, tool_output, thinking) as kind`);
+    return { field: kind as Field };
+  }
+  return { kinds: kind === undefined ? undefined : [...new Set(typeof kind === 'string' ? [kind] : kind)], field: args.in ?? 'content' };
+}
+
 export async function searchTool(args: SearchArgs, ctx: ToolContext): Promise<string> {
-  const { searchFor } = await import('../cli/commands/search.js');
+  const { searchFor, SEARCH_FIELDS } = await import('../cli/commands/search.js');
+  const { kinds, field } = kindAndField(args, SEARCH_FIELDS);
   const limit = args.limit ?? 10;
   const scoped = scopeOf(args.scope, ctx, 'global');
   const accepts = scoped.global ? undefined : await cwdMatcher(scoped, ctx);
@@ -71,7 +91,8 @@ export async function searchTool(args: SearchArgs, ctx: ToolContext): Promise<st
   const words = args.query.trim() === '' ? [] : [args.query];
   const result = await searchFor({
     words: [...target, ...words],
-    field: args.kind ?? 'content',
+    field,
+    kinds,
     status: args.status,
     since: args.since,
     until: args.until,

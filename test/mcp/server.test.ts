@@ -110,9 +110,38 @@ describe('sivtr mcp', () => {
     expect([...failed.text.matchAll(/^\d+\. (\S+)/gm)].map((m) => m[1].split('/').slice(0, 3).join('/'))).toEqual(['terminal/a1b2c3d4/1']);
     const none = await call('search', { query: 'expected', target: 'terminal', until: '2026-11-29T00:00:00Z' });
     expect(none).toEqual({ text: 'no hits for "expected" in terminal\n', isError: false });
+    // `kind: "command"` is the older spelling of `in: "command"`, kept for agents configured before.
     const cmd = await call('search', { query: 'seq', target: 'terminal', kind: 'command', scope: '/elsewhere' });
     expect(cmd.text).toContain('terminal/e5f6a7b8/');
     expect(cmd.text).not.toContain('a1b2c3d4');
+  });
+
+  it('search: kind takes the part kinds of the CLI\'s --kind (one or a list), in takes --in\'s fields', async () => {
+    const kindsOf = (text: string) => [...text.matchAll(/^\d+\. claude\/\S+  \S+  \((\w+)/gm)].map((m) => m[1]);
+    expect(kindsOf((await call('search', { query: 'banana', target: 'claude', kind: 'tool_output' })).text)).toEqual(['tool_output']);
+    expect(kindsOf((await call('search', { query: 'banana', target: 'claude', kind: ['assistant'] })).text)).toEqual(['assistant']);
+    expect(kindsOf((await call('search', { query: 'banana', target: 'claude', kind: ['thinking', 'tool_output'] })).text)).toEqual(['tool_output']);
+    expect((await call('search', { query: 'banana', target: 'claude', kind: 'user' })).text).toBe('no hits for "banana" in claude\n');
+    // A part kind leaves terminal records out, as --kind does on the command line.
+    expect((await call('search', { query: 'seq', target: 'terminal', kind: 'tool_call' })).text).toBe('no hits for "seq" in terminal\n');
+    const byIn = await call('search', { query: 'seq', target: 'terminal', in: 'command', scope: '/elsewhere' });
+    expect(byIn.text).toContain('terminal/e5f6a7b8/');
+    expect((await call('search', { query: 'seq', target: 'terminal', in: 'output' })).text).toBe('no hits for "seq" in terminal\n');
+  });
+
+  it('search: a wrong kind or in is a tool error naming the choices', async () => {
+    const cases: [Record<string, unknown>, RegExp][] = [
+      [{ query: 'x', kind: 'tool' }, /tool_output/],
+      [{ query: 'x', kind: [] }, /kind/],
+      [{ query: 'x', kind: ['command'] }, /tool_call/],
+      [{ query: 'x', in: 'user' }, /content/],
+      [{ query: 'x', kind: 'command', in: 'output' }, /kind "command" \(the older spelling of in\) and in "output" disagree/],
+    ];
+    for (const [args, message] of cases) {
+      const r = await call('search', args).catch((error: Error) => ({ text: error.message, isError: true }));
+      expect(r.isError, JSON.stringify(args)).toBe(true);
+      expect(r.text, JSON.stringify(args)).toMatch(message);
+    }
   });
 
   it('show: a terminal record under its ref heading, and a whole session record by record', async () => {

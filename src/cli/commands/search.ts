@@ -7,12 +7,15 @@ import type { EngineResult, WarmSearch } from '../../store/engine.js';
 import type { Progress } from '../../store/sync.js';
 import { listOptions, SCOPE_FLAGS } from './common.js';
 
-/** The part kinds `--kind` takes: what agents' turns are made of. */
-const PART_KINDS = ['user', 'assistant', 'tool_call', 'tool_output', 'thinking'];
+/** The part kinds `--kind` takes: what agents' turns are made of (the MCP search tool's `kind` too). */
+export const PART_KINDS = ['user', 'assistant', 'tool_call', 'tool_output', 'thinking'] as const;
+
+/** Where `--in` looks (the MCP search tool's `in`). */
+export const SEARCH_FIELDS = ['content', 'command', 'output', 'input', 'title'] as const;
 
 function requireKinds(value: string): string[] {
   const kinds = [...new Set(value.split(',').map((k) => k.trim()).filter((k) => k !== ''))];
-  const bad = kinds.filter((k) => !PART_KINDS.includes(k));
+  const bad = kinds.filter((k) => !(PART_KINDS as readonly string[]).includes(k));
   if (kinds.length === 0 || bad.length > 0) throw new UsageError(`--kind ${value}: ${bad.length > 0 ? `unknown kind ${bad.join(', ')}` : 'no kind given'}`, `use one or more of ${PART_KINDS.join(', ')}, comma-separated`);
   return kinds;
 }
@@ -40,7 +43,7 @@ export const spec: CommandSpec = {
   ],
   flags: {
     match: { type: 'string', describe: 'keep hits with a part matching this JavaScript regex' },
-    in: { type: 'string', describe: 'where to look', choices: ['content', 'command', 'output', 'input', 'title'], default: 'content' },
+    in: { type: 'string', describe: 'where to look', choices: [...SEARCH_FIELDS], default: 'content' },
     status: { type: 'string', describe: 'only successful, failed or unknown outcomes', choices: ['success', 'failure', 'unknown'] },
     since: { type: 'string', describe: 'not before T (RFC 3339, Unix s/ms, 30m, 2h, 7d, today, yesterday)' },
     until: { type: 'string', describe: 'not after T (same forms as --since)' },
