@@ -131,6 +131,23 @@ describe('keys', () => {
     expect(await s.wait()).toBe(130);
   });
 
+  it('a key rewrites only the rows it changed, in one synchronized update', async () => {
+    const s = picker(['pick']);
+    await s.untilText(/^> +4\/4$/m);
+    const from = s.raw.length;
+    await s.type(KEY.down, '── terminal/t/3');
+    const written = s.raw.slice(from);
+    expect(written.startsWith('\x1b[?2026h')).toBe(true);
+    expect(written.endsWith('\x1b[?2026l')).toBe(true);
+    // the row that lost the selection, the one that got it, the preview's rule (rows 2, 3, 12 at 80×24)
+    for (const row of [2, 3, 12]) expect(written).toContain(`\x1b[${row};1H`);
+    // not the query line, the rows that look as they did, the keys line, nor a cleared screen
+    for (const row of [1, 4, 5, 23]) expect(written).not.toContain(`\x1b[${row};1H`);
+    expect(written).not.toContain('\x1b[2J');
+    s.write(KEY.esc);
+    expect(await s.wait()).toBe(130);
+  });
+
   it('Tab and Shift-Tab switch what is copied: block, input, output, cmd; Enter copies that', async () => {
     const s = picker(['pick']);
     await s.untilText('── terminal/t/4');

@@ -1,12 +1,16 @@
-// The picker's screen, built with Ink (React for terminals). This file is the entry of its own
-// chunk, dist/picker.mjs, that only `pick` and `--pick` load (see scripts/build.mjs).
-// Styles are written as SGR sequences here rather than through Ink's colour props: those follow
-// chalk's guess about process.stdout, which is a pipe under `--print`, while the screen is on
-// the terminal; and the choice of colour is already made (NO_COLOR, --color) by the caller.
-import React, { useEffect, useReducer, useRef, useState } from 'react';
-import { Box, Text, render, useApp, useInput, type Key } from 'ink';
+// The picker's screen, run by Ink (React for terminals): Ink reads the keys, React holds the
+// state and says when to draw. This file is the entry of its own chunk, dist/picker.mjs, that
+// only `pick` and `--pick` load (see scripts/build.mjs).
+// The frame itself is whole lines from frame.ts, put on the terminal by painter.ts (only the
+// lines that changed) instead of through Ink's renderer, which re-read every cell of every
+// frame and was most of a keystroke's time. Colours are SGR sequences in those lines: the
+// choice (NO_COLOR, --color) is made by the caller, and the screen may be /dev/tty while
+// process.stdout is a pipe (`--print`).
+import React, { useEffect, useLayoutEffect, useReducer, useRef, useState } from 'react';
+import { render, useApp, useInput, type Key } from 'ink';
 import { Filter, warmHaystacks } from './filter.js';
 import { ASPECT_LABEL, aspectFor, enterVerb as verbFor, frame, layoutFor } from './frame.js';
+import { Painter } from './painter.js';
 import type { AspectName, DiffSide, PickEntry, UiProps, UiResult } from './types.js';
 
 const h = React.createElement;
@@ -113,6 +117,8 @@ export function Picker(props: UiProps & { done(result: UiResult): void }) {
   };
   const m = model.current;
   const { exit } = useApp();
+  const painter = useRef<Painter | undefined>(undefined);
+  painter.current ??= new Painter(props.painted);
 
   const selectedEntry = (): PickEntry | undefined => m.shown[m.cursor];
   const aspectOf = (e: PickEntry) => aspectFor(e, m.aspects);
@@ -284,7 +290,7 @@ export function Picker(props: UiProps & { done(result: UiResult): void }) {
     redraw();
   });
 
-  // ── the screen: whole lines from frame.ts, one Text each ──
+  // ── the screen: whole lines from frame.ts, the changed ones written once React has committed ──
   const drawn = frame(
     {
       all: m.all,
@@ -306,11 +312,12 @@ export function Picker(props: UiProps & { done(result: UiResult): void }) {
     screenRows,
   );
   m.scroll = drawn.scroll;
-  return h(
-    Box,
-    { flexDirection: 'column', width: cols, height: drawn.layout.rows },
-    ...drawn.lines.map((l, i) => h(Text, { key: i, wrap: 'truncate-end' }, l === '' ? ' ' : l)),
-  );
+  useLayoutEffect(() => {
+    const bytes = painter.current!.update({ lines: drawn.lines, cols, rows: screenRows });
+    if (bytes !== '') stdout.write(bytes);
+  });
+  // Ink is given nothing to draw: with an empty tree it writes no frame of its own.
+  return null;
 }
 
 /** Shows the picker until an entry is chosen or it is left; the caller restores the terminal. */
@@ -322,8 +329,6 @@ export async function runPickerUi(props: UiProps): Promise<UiResult> {
     stderr: props.stdout,
     exitOnCtrlC: false,
     patchConsole: false,
-    // Each keystroke is answered at once (Ink's default caps redraws at 30 a second).
-    maxFps: 1000,
   });
   props.onStop?.(() => instance.unmount());
   await instance.waitUntilExit();

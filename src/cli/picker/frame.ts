@@ -1,7 +1,7 @@
 // The picker's screen as lines of text, each exactly as wide as the terminal: the query line, the
-// list, the preview (under the list, or beside it on a wide terminal) and the keys. Ink draws
-// these lines (app.ts); before Ink has loaded, the main bundle draws the very same first frame
-// (launch.ts), so what one sees first does not wait for React.
+// list, the preview (under the list, or beside it on a wide terminal) and the keys. painter.ts
+// puts these lines on the terminal: the main bundle's first frame (launch.ts), before Ink and
+// React have loaded, and every frame after it (app.ts).
 import { charInfo } from '../../text/display-width.js';
 import { lineCount, previewLines } from './sanitize.js';
 import type { AspectName, PickEntry, UiMode } from './types.js';
@@ -24,8 +24,9 @@ export function makeStyles(color: boolean): Styles {
 export type Layout = { cols: number; rows: number; wide: boolean; listRows: number; listWidth: number; previewRows: number; previewWidth: number };
 
 /**
- * `screenRows` less one: a frame as tall as the terminal makes Ink clear it with ESC[3J, which
- * also erases the scrollback of the screen the picker was opened from.
+ * `screenRows` less one: when Ink drew the frames, one as tall as the terminal made it clear the
+ * screen with ESC[3J, which also erased the scrollback of the screen the picker was opened from.
+ * The painter has no such limit; the layout is kept as people know it.
  */
 export function layoutFor(cols: number, screenRows: number): Layout {
   const rows = Math.max(3, screenRows - 1);

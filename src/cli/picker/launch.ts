@@ -6,6 +6,7 @@ import type { Side } from '../../memory/side.js';
 import type { ListOptions } from '../../memory/types.js';
 import { pickerEntries } from './entries.js';
 import { frame } from './frame.js';
+import { Painter } from './painter.js';
 import { openScreen } from './screen.js';
 import type { AspectName, DiffSide, PickerChunk, UiMode, UiResult } from './types.js';
 
@@ -42,17 +43,20 @@ export async function runPicker(opts: PickOptions): Promise<UiResult> {
   chunk.catch(() => undefined); // awaited below; a failure is reported there
   const set = await pickerEntries(opts.source, opts.list, opts.includeSelf);
   const screen = openScreen();
-  // The first frame now, from the same lines Ink will draw (frame.ts): loading Ink and React
+  // The first frame now, from the same lines the screen's chunk draws (frame.ts): loading Ink and React
   // and their first render take longer than everything before them. Keys typed meanwhile wait
-  // in the terminal (it is in raw mode already) and are Ink's once it reads. The cursor goes
-  // home, where Ink starts its own first frame, identical to this one.
+  // in the terminal (it is in raw mode already) and are Ink's once it reads. The screen's chunk
+  // is told what is on the screen, so its first frame writes only what differs.
   const aspects = { record: opts.aspect?.record ?? 'block', turn: opts.aspect?.turn ?? 'turn' } as const;
+  const cols = screen.stdout.columns || 80;
+  const rows = screen.stdout.rows || 24;
   const first = frame(
     { all: set.first, shown: set.first, query: '', cursor: 0, top: 0, marks: [], aspects, scroll: 0, note: '', loadingMore: set.later !== undefined, mode: opts.mode, print: opts.print, color: opts.color },
-    screen.stdout.columns || 80,
-    screen.stdout.rows || 24,
+    cols,
+    rows,
   );
-  screen.paint(`\x1b[?25l${first.lines.join('\r\n')}\x1b[H`);
+  const painted = { lines: first.lines, cols, rows };
+  screen.paint(`\x1b[?25l${new Painter().update(painted)}`);
   try {
     const { runPickerUi } = await chunk;
     return await runPickerUi({
@@ -65,6 +69,7 @@ export async function runPicker(opts: PickOptions): Promise<UiResult> {
       diff: (a, b, color) => diffText(a, b, color),
       stdin: screen.stdin,
       stdout: screen.stdout,
+      painted,
       onStop: (stop) => screen.onRestore(stop),
     });
   } finally {

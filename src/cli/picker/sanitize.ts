@@ -1,6 +1,7 @@
 // Text for the preview pane. Records keep the colours they were shown in (SGR sequences), but
-// any other control sequence (cursor moves, titles, OSC 8 links) would move Ink's cursor out
-// from under it: those go, tabs become spaces, and the text is cut to the lines that fit.
+// any other control sequence (cursor moves, titles, OSC 8 links) would move the terminal's
+// cursor out from under the painter: those go, tabs become spaces, and the text is cut to the
+// lines that fit.
 
 // CSI (ending in any final byte), OSC (ended by BEL or ST), and lone ESC-x escapes.
 const SEQUENCE = /\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b[@-Z\\-_]?/g;

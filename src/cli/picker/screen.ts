@@ -17,7 +17,7 @@ export type Screen = {
   stdout: WriteStream;
   /** What stops the screen's own drawing; called before the terminal is restored, so no frame lands on the main screen after it. */
   onRestore(stop: () => void): void;
-  /** Writes straight to the terminal (the first frame, before Ink is there to draw it). */
+  /** Writes straight to the terminal (the first frame, before the screen's chunk has loaded). */
   paint(text: string): void;
   restore(): void;
 };

@@ -1,6 +1,7 @@
 // What the picker's screen needs to know about an entry, and what it hands back. The screen is a
 // chunk of its own (dist/picker.mjs, with Ink and React): it sees entries only through this shape,
 // so everything that reads logs and transcripts stays in the main bundle.
+import type { Painted } from './painter.js';
 
 /** A terminal record, an agent turn, or an agent session. */
 export type EntryKind = 'record' | 'turn' | 'session';
@@ -48,6 +49,8 @@ export type UiProps = {
   diff(older: DiffSide, newer: DiffSide, color: boolean): Promise<string>;
   stdin: NodeJS.ReadStream;
   stdout: NodeJS.WriteStream;
+  /** What the screen shows already: the first frame, drawn before the screen's chunk had loaded. */
+  painted?: Painted;
   /** Receives what stops the drawing at once (the terminal is being restored: a signal, a crash). */
   onStop?(stop: () => void): void;
 };
