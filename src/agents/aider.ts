@@ -27,28 +27,39 @@ function historyFiles(env: NodeJS.ProcessEnv, cwd: string): string[] {
   return [...out].filter((f) => existsSync(f));
 }
 
-type Run = { started: string; lines: string[] };
+/** `first`: the file's 1-based line number of `lines[0]` (the line after the run's header). */
+type Run = { started: string; lines: string[]; first: number };
 
 function runsOf(text: string): Run[] {
   const runs: Run[] = [];
-  for (const line of text.replace(/\r\n/g, '\n').split('\n')) {
+  for (const [i, line] of text.replace(/\r\n/g, '\n').split('\n').entries()) {
     const m = START.exec(line);
-    if (m) runs.push({ started: m[1]!, lines: [] });
+    if (m) runs.push({ started: m[1]!, lines: [], first: i + 2 });
     else runs.at(-1)?.lines.push(line);
   }
   return runs;
 }
 
-export function aiderBlocks(lines: string[]): Block[] {
+/** The inclusive range of 1-based line numbers from `a` to `b`. */
+const range = (a: number, b: number): number[] => Array.from({ length: b - a + 1 }, (_, i) => a + i);
+
+/** `at`, for raw locators: the history file and the line number of `lines[0]` in it. */
+export function aiderBlocks(lines: string[], at?: { file: string; first: number }): Block[] {
   const blocks: Block[] = [];
   let kind: 'user' | 'assistant' | 'tool_output' | undefined;
   let buf: string[] = [];
+  // indexes into `lines` of the current block's first and last non-blank line
+  let from = -1;
+  let to = -1;
+  const locate = (a: number, b: number) => (at && a >= 0 ? { file: at.file, lines: range(at.first + a, at.first + b) } : undefined);
   const flush = (): void => {
-    if (kind) pushBlock(blocks, kind, buf.join('\n'), kind === 'tool_output' ? { label: blocks.at(-1)?.kind === 'tool_call' ? blocks.at(-1)!.label : 'aider' } : {});
+    const raw = locate(from, to);
+    if (kind) pushBlock(blocks, kind, buf.join('\n'), kind === 'tool_output' ? { label: blocks.at(-1)?.kind === 'tool_call' ? blocks.at(-1)!.label : 'aider', raw } : { raw });
     buf = [];
+    from = to = -1;
   };
   const header = { seen: false };
-  for (const line of lines) {
+  for (const [i, line] of lines.entries()) {
     const next = line.startsWith('#### ') ? 'user' : line.startsWith('> ') || line === '>' ? 'tool_output' : line.trim() === '' ? kind : 'assistant';
     // The `> Aider v…` banner before the first prompt describes the run, not a command.
     if (!header.seen && next === 'tool_output') continue;
@@ -61,11 +72,15 @@ export function aiderBlocks(lines: string[]): Block[] {
     const shell = next === 'user' ? /^(?:\/(run|test|lint|git)\s+|!)(.*)$/.exec(line.slice(5)) : null;
     if (shell) {
       flush();
-      pushBlock(blocks, 'tool_call', (shell[1] === 'git' ? 'git ' : '') + shell[2]!, { label: shell[1] ?? 'run' });
+      pushBlock(blocks, 'tool_call', (shell[1] === 'git' ? 'git ' : '') + shell[2]!, { label: shell[1] ?? 'run', raw: locate(i, i) });
       kind = undefined;
       continue;
     }
     buf.push(next === 'user' ? line.slice(5) : next === 'tool_output' ? line.replace(/^> ?/, '') : line);
+    if (line.trim() !== '') {
+      if (from < 0) from = i;
+      to = i;
+    }
   }
   flush();
   return blocks;
@@ -85,7 +100,7 @@ function sessionsOf(file: string): { summary: TranscriptSummary; blocks: Block[]
   // Many sessions share one file: any change to it is a new version of each of them.
   const version = `${mtime}:${st?.size ?? 0}`;
   return runs.map((run, i) => {
-    const blocks = aiderBlocks(run.lines);
+    const blocks = aiderBlocks(run.lines, { file, first: run.first });
     const started = localIso(run.started);
     const next = runs[i + 1];
     return {

@@ -10,12 +10,12 @@ import { nodeCrypto } from '../session/lazy-crypto.js';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { basename, join, sep } from 'node:path';
 import { warn } from '../errors.js';
-import { newJsonlStats, readJsonl, textRecords } from '../session/jsonl.js';
+import { newJsonlStats, readJsonlNumbered, textRecords } from '../session/jsonl.js';
 import {
   expandHome, homeOf, imagePlaceholder, isInjectedText, isObject, joinContent, labelToolOutputs, prettyArgs, pushBlock, readDirQuiet, reportSkipped, statOrUndefined, str, titleFrom, toIso, UnreadableFiles, endsUnanswered,
 } from './common.js';
 import { columnsOf, openReadOnly } from './sqlite.js';
-import type { Transcript, Block, DiscoverOptions, Provider, TranscriptSummary } from './types.js';
+import type { Transcript, Block, DiscoverOptions, Provider, RawLocator, TranscriptSummary } from './types.js';
 
 type Rec = Record<string, unknown>;
 
@@ -45,10 +45,12 @@ function resultText(content: unknown): string {
   return joinContent(content, (p) => (typeof p === 'string' ? p : isObject(p) && p.type === 'text' ? str(p.text) : undefined));
 }
 
-function jsonlBlocks(records: Iterable<unknown>): Block[] {
+/** `file`: the transcript the records came from, for raw locators (one JSONL line per record). */
+function jsonlBlocks(records: Iterable<{ value: unknown; line: number }>, file?: string): Block[] {
   const blocks: Block[] = [];
-  for (const r of records) {
+  for (const { value: r, line } of records) {
     if (!isObject(r)) continue;
+    const from = blocks.length;
     const role = str(r.role) ?? str(r.type) ?? (isObject(r.message) ? str(r.message.role) : undefined) ?? '';
     for (const part of contentOf(r)) {
       if (!isObject(part)) continue;
@@ -63,39 +65,49 @@ function jsonlBlocks(records: Iterable<unknown>): Block[] {
         pushBlock(blocks, 'tool_output', resultText(part.content ?? part.output ?? part.result), { callId: str(part.tool_use_id) ?? str(part.toolCallId), isError: part.is_error === true ? true : undefined });
       } else if (part.type === 'image') pushBlock(blocks, USER_ROLES.has(role) ? 'user' : 'assistant', imagePlaceholder(undefined, undefined));
     }
+    if (file) for (let i = from; i < blocks.length; i++) blocks[i]!.raw = { file, lines: [line] };
   }
   labelToolOutputs(blocks);
   return blocks;
 }
 
-/** The plain-text transcripts of older builds. */
-export function textTranscriptBlocks(text: string): Block[] {
+/** The plain-text transcripts of older builds; `file` for raw locators (a section's lines). */
+export function textTranscriptBlocks(text: string, file?: string): Block[] {
   const blocks: Block[] = [];
   let role: 'user' | 'assistant' | undefined;
   let kind: 'user' | 'assistant' | 'thinking' | 'tool_call' | 'tool_output' | undefined;
   let label: string | undefined;
   let lines: string[] = [];
+  // 1-based: the section's marker line, and the last line that is not blank.
+  let first = 0;
+  let last = 0;
   const flush = (): void => {
     if (kind) {
       const body = lines.join('\n');
-      pushBlock(blocks, kind, kind === 'user' ? unwrapQuery(body) : body, label ? { label } : {});
+      const raw: RawLocator | undefined = file && last >= first ? { file, lines: Array.from({ length: last - first + 1 }, (_, i) => first + i) } : undefined;
+      pushBlock(blocks, kind, kind === 'user' ? unwrapQuery(body) : body, { label, raw });
     }
     lines = [];
     label = undefined;
   };
-  for (const line of text.split('\n')) {
+  for (const [i, line] of text.split('\n').entries()) {
     const section = /^(user|assistant):\s*$/.exec(line);
     const marker = /^\[(Thinking|Tool call|Tool result)\]\s*(.*)$/.exec(line);
     if (section) {
       flush();
       role = section[1] as 'user' | 'assistant';
       kind = role;
+      first = last = i + 1;
     } else if (marker && role === 'assistant') {
       flush();
       kind = marker[1] === 'Thinking' ? 'thinking' : marker[1] === 'Tool call' ? 'tool_call' : 'tool_output';
+      first = last = i + 1;
       if (kind === 'thinking') lines.push(marker[2]!);
       else label = marker[2]!.trim() || undefined;
-    } else lines.push(line);
+    } else {
+      lines.push(line);
+      if (line.trim() !== '') last = i + 1;
+    }
   }
   flush();
   labelToolOutputs(blocks);
@@ -160,12 +172,12 @@ function slugOf(path: string, projects: string): string {
 const stemOf = (path: string): string => basename(path).replace(/\.(jsonl|txt)$/, '');
 
 async function parse(path: string, warnFn: (m: string) => void): Promise<Block[]> {
-  if (path.endsWith('.txt')) return textTranscriptBlocks(readFileSync(path, 'utf8'));
+  if (path.endsWith('.txt')) return textTranscriptBlocks(readFileSync(path, 'utf8'), path);
   const stats = newJsonlStats();
-  const records: unknown[] = [];
-  for await (const r of readJsonl(path, stats)) records.push(r);
+  const records: { value: unknown; line: number }[] = [];
+  for await (const r of readJsonlNumbered(path, stats)) records.push(r);
   reportSkipped(path, stats, warnFn);
-  return jsonlBlocks(records);
+  return jsonlBlocks(records, path);
 }
 
 async function loadCursor(path: string, env: NodeJS.ProcessEnv, warnFn: (m: string) => void): Promise<Transcript> {

@@ -1,19 +1,26 @@
 // The records behind a block, as the agent wrote them (`show … --raw`): the lines of a JSONL
 // file verbatim, the rows of a database as JSON objects of their columns, the values a JSON
-// pointer names in a one-document file (re-serialised: a document's own spacing inside a value
-// is not kept by JSON.parse).
+// pointer names in a one-document file or a database cell holding one (re-serialised: a
+// document's own spacing inside a value is not kept by JSON.parse).
 import { readFileSync } from 'node:fs';
 import { SivtrError } from '../errors.js';
 import { jsonlLines } from '../session/jsonl.js';
 import { openReadOnly } from './sqlite.js';
-import type { RawLocator } from './types.js';
-import { withDecompressed } from './zstd.js';
+import type { RawLocator, RowDocument } from './types.js';
+import { withDecompressed, zstdDecompress } from './zstd.js';
 
 /** The text of each record a locator names, in the order the locator lists them. */
 export async function readRawRecords(locator: RawLocator): Promise<string[]> {
   if ('lines' in locator) return readLines(locator.file, locator.lines);
   if ('pointers' in locator) return readPointers(locator.file, locator.pointers);
+  if (locator.document) return readRowDocument(locator.db, locator.table, locator.column, locator.ids, locator.document);
   return readRows(locator.db, locator.table, locator.column, locator.ids);
+}
+
+/** How a locator's records were changed on the way out, for a note beside them (a decompressed cell). */
+export function rawTransform(locator: RawLocator): string | undefined {
+  if (!('db' in locator) || !locator.document?.compression) return undefined;
+  return `decompressed from the ${locator.document.compression}-compressed \`${locator.document.column}\` column of ${locator.table} row ${locator.ids.join(', ')}`;
 }
 
 /** Several locators (a range of parts): their records once each, in the order first named. */
@@ -92,7 +99,7 @@ function rowValue(this: Record<string, unknown>, key: string, value: unknown): u
   return typeof value === 'bigint' ? Number(value) : value;
 }
 
-async function readRows(path: string, table: string, column: string, ids: readonly (string | number)[]): Promise<string[]> {
+async function selectRows(path: string, table: string, column: string, ids: readonly (string | number)[]): Promise<Record<string, unknown>[]> {
   let db;
   try {
     db = await openReadOnly(path);
@@ -104,9 +111,36 @@ async function readRows(path: string, table: string, column: string, ids: readon
     return ids.map((id) => {
       const row = stmt.get(id) as Record<string, unknown> | undefined;
       if (!row) throw gone(path, `no ${table} row ${id}`);
-      return JSON.stringify(row, rowValue);
+      return row;
     });
   } finally {
     db.close();
   }
+}
+
+async function readRows(path: string, table: string, column: string, ids: readonly (string | number)[]): Promise<string[]> {
+  return (await selectRows(path, table, column, ids)).map((row) => JSON.stringify(row, rowValue));
+}
+
+async function readRowDocument(path: string, table: string, column: string, ids: readonly (string | number)[], document: RowDocument): Promise<string[]> {
+  const out: string[] = [];
+  for (const [i, row] of (await selectRows(path, table, column, ids)).entries()) {
+    const where = `${path} (${table} row ${ids[i]})`;
+    const cell = row[document.column];
+    let doc: unknown;
+    try {
+      const bytes = typeof cell === 'string' ? Buffer.from(cell) : cell instanceof Uint8Array ? cell : undefined;
+      if (!bytes) throw new Error(`no ${document.column} in it`);
+      const plain = document.compression === 'zstd' ? await zstdDecompress(bytes) : bytes;
+      doc = JSON.parse(Buffer.from(plain.buffer, plain.byteOffset, plain.byteLength).toString('utf8'));
+    } catch (error) {
+      throw gone(where, (error as Error).message);
+    }
+    for (const p of document.pointers) {
+      const value = resolvePointer(doc, p);
+      if (value === undefined) throw gone(where, `nothing at ${p}`);
+      out.push(JSON.stringify(value));
+    }
+  }
+  return out;
 }

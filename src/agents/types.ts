@@ -21,12 +21,22 @@ export type TokenUsage = {
  * parent's records, a provider may keep side files.
  */
 export type RawLocator =
-  /** A JSONL file: 1-based line numbers (blank lines counted, as `sed -n Np` counts them). */
+  /**
+   * A line-oriented file (JSONL; a Markdown or plain-text transcript): 1-based line numbers
+   * (blank lines counted, as `sed -n Np` counts them).
+   */
   | { file: string; lines: number[] }
-  /** A SQLite database: the rows of `table` whose `column` holds one of `ids`. */
-  | { db: string; table: string; column: string; ids: (string | number)[] }
+  /**
+   * A SQLite database: the rows of `table` whose `column` holds one of `ids`. With `document`,
+   * the row's cell in `document.column` holds a JSON document (zstd-compressed when
+   * `compression` says so) and the records are the values its JSON pointers name.
+   */
+  | { db: string; table: string; column: string; ids: (string | number)[]; document?: RowDocument }
   /** One JSON document: JSON pointers (RFC 6901) to the values. */
   | { file: string; pointers: string[] };
+
+/** A JSON document kept in one cell of a database row (Zed's thread bodies). */
+export type RowDocument = { column: string; pointers: string[]; compression?: 'zstd' };
 
 /**
  * What the provider itself recorded about how a turn ended (never inferred from the shape of

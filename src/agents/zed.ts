@@ -18,7 +18,8 @@ import { join } from 'node:path';
 import { warn } from '../errors.js';
 import { homeOf, imagePlaceholder, isObject, labelToolOutputs, prettyArgs, pushBlock, str, titleFrom, toIso } from './common.js';
 import { columnsOf, withReadOnlyDb } from './sqlite.js';
-import type { Transcript, Block, DiscoverOptions, Provider, TranscriptSummary } from './types.js';
+import { jsonPointer } from './raw.js';
+import type { Transcript, Block, DiscoverOptions, Provider, RawLocator, TranscriptSummary } from './types.js';
 import { zstdDecompress } from './zstd.js';
 
 type Rec = Record<string, unknown>;
@@ -53,13 +54,17 @@ function resultText(content: unknown): string {
   return '';
 }
 
-function pushResult(blocks: Block[], r: unknown): void {
+/** Where in the thread's document a value sits (a JSON pointer), as a raw locator; undefined when unlocated. */
+type Locate = (pointer: string) => RawLocator | undefined;
+
+function pushResult(blocks: Block[], r: unknown, raw: RawLocator | undefined): void {
   if (!isObject(r)) return;
   const failed = r.is_error === true;
-  pushBlock(blocks, 'tool_output', resultText(r.content) || (failed ? 'error' : ''), { label: str(r.tool_name), callId: str(r.tool_use_id), isError: failed ? true : undefined });
+  pushBlock(blocks, 'tool_output', resultText(r.content) || (failed ? 'error' : ''), { label: str(r.tool_name), callId: str(r.tool_use_id), isError: failed ? true : undefined, raw });
 }
 
-function currentMessageBlocks(kind: string, body: unknown, blocks: Block[]): void {
+/** `at`: the message's pointer (`/messages/<i>`). */
+function currentMessageBlocks(kind: string, body: unknown, blocks: Block[], at: string, locate: Locate): void {
   if (!isObject(body)) return;
   const content = Array.isArray(body.content) ? body.content : [];
   if (kind === 'User') {
@@ -69,44 +74,51 @@ function currentMessageBlocks(kind: string, body: unknown, blocks: Block[]): voi
       if (tag === 'Text' && typeof value === 'string') texts.push(value);
       else if (tag === 'Image') texts.push(imagePlaceholder(undefined));
     }
-    pushBlock(blocks, 'user', texts.join('\n'));
+    pushBlock(blocks, 'user', texts.join('\n'), { raw: locate(at) });
     return;
   }
-  for (const part of content) {
+  const inner = `${at}/${kind}`;
+  for (const [j, part] of content.entries()) {
     const [tag, value] = variant(part) ?? [];
-    if (tag === 'Text') pushBlock(blocks, 'assistant', str(value));
-    else if (tag === 'Thinking' && isObject(value)) pushBlock(blocks, 'thinking', str(value.text));
-    else if (tag === 'ToolUse' && isObject(value)) pushBlock(blocks, 'tool_call', prettyArgs(value.input ?? value.raw_input) || '{}', { label: str(value.name), callId: str(value.id) });
+    const raw = locate(`${inner}/content/${j}`);
+    if (tag === 'Text') pushBlock(blocks, 'assistant', str(value), { raw });
+    else if (tag === 'Thinking' && isObject(value)) pushBlock(blocks, 'thinking', str(value.text), { raw });
+    else if (tag === 'ToolUse' && isObject(value)) pushBlock(blocks, 'tool_call', prettyArgs(value.input ?? value.raw_input) || '{}', { label: str(value.name), callId: str(value.id), raw });
   }
-  const results = isObject(body.tool_results) ? Object.values(body.tool_results) : [];
-  for (const r of results) pushResult(blocks, r);
+  const results = isObject(body.tool_results) ? Object.entries(body.tool_results) : [];
+  for (const [key, r] of results) pushResult(blocks, r, locate(`${inner}/tool_results${jsonPointer(key)}`));
 }
 
-function legacyMessageBlocks(m: Rec, blocks: Block[]): void {
-  const segments = Array.isArray(m.segments) ? m.segments.filter(isObject) : [];
+function legacyMessageBlocks(m: Rec, blocks: Block[], at: string, locate: Locate): void {
+  const segments = Array.isArray(m.segments) ? m.segments : [];
   if (m.role === 'user') {
-    pushBlock(blocks, 'user', segments.filter((s) => s.type === 'text').map((s) => str(s.text) ?? '').join('\n'));
+    pushBlock(blocks, 'user', segments.filter(isObject).filter((s) => s.type === 'text').map((s) => str(s.text) ?? '').join('\n'), { raw: locate(at) });
     return;
   }
   if (m.role !== 'assistant') return;
-  for (const s of segments) pushBlock(blocks, s.type === 'thinking' ? 'thinking' : 'assistant', s.type === 'text' || s.type === 'thinking' ? str(s.text) : undefined);
-  for (const u of Array.isArray(m.tool_uses) ? m.tool_uses.filter(isObject) : []) pushBlock(blocks, 'tool_call', prettyArgs(u.input) || '{}', { label: str(u.name), callId: str(u.id) });
-  for (const r of Array.isArray(m.tool_results) ? m.tool_results : []) pushResult(blocks, r);
+  for (const [j, s] of segments.entries()) {
+    if (isObject(s)) pushBlock(blocks, s.type === 'thinking' ? 'thinking' : 'assistant', s.type === 'text' || s.type === 'thinking' ? str(s.text) : undefined, { raw: locate(`${at}/segments/${j}`) });
+  }
+  for (const [j, u] of (Array.isArray(m.tool_uses) ? m.tool_uses : []).entries()) {
+    if (isObject(u)) pushBlock(blocks, 'tool_call', prettyArgs(u.input) || '{}', { label: str(u.name), callId: str(u.id), raw: locate(`${at}/tool_uses/${j}`) });
+  }
+  for (const [j, r] of (Array.isArray(m.tool_results) ? m.tool_results : []).entries()) pushResult(blocks, r, locate(`${at}/tool_results/${j}`));
 }
 
-export function zedThreadBlocks(thread: unknown): { blocks: Block[]; lastIsUser: boolean } {
+/** `locate`: turns a JSON pointer into the thread's body into a raw locator (a block without one has none). */
+export function zedThreadBlocks(thread: unknown, locate: Locate = () => undefined): { blocks: Block[]; lastIsUser: boolean } {
   const blocks: Block[] = [];
   let lastIsUser = false;
   const messages = isObject(thread) && Array.isArray(thread.messages) ? thread.messages : [];
-  for (const m of messages) {
+  for (const [i, m] of messages.entries()) {
     if (isObject(m) && typeof m.role === 'string') {
-      legacyMessageBlocks(m, blocks);
+      legacyMessageBlocks(m, blocks, `/messages/${i}`, locate);
       lastIsUser = m.role === 'user';
       continue;
     }
     const [kind, body] = variant(m) ?? [];
     if (kind === 'User' || kind === 'Agent') {
-      currentMessageBlocks(kind, body, blocks);
+      currentMessageBlocks(kind, body, blocks, `/messages/${i}`, locate);
       lastIsUser = kind === 'User';
     }
     // "Resume" (the user asked to continue) and unknown variants carry no content.
@@ -162,7 +174,10 @@ async function load(summary: TranscriptSummary, opts: DiscoverOptions): Promise<
       warnFn(`cannot read Zed thread ${id} (${(error as Error).message}): its body is damaged`);
     }
   }
-  const { blocks, lastIsUser } = zedThreadBlocks(thread);
+  const db = dbPath(opts.env);
+  const compression = row?.data_type === 'zstd' ? { compression: 'zstd' as const } : {};
+  const locate: Locate = (pointer) => ({ db, table: 'threads', column: 'id', ids: [id], document: { column: 'data', pointers: [pointer], ...compression } });
+  const { blocks, lastIsUser } = zedThreadBlocks(thread, locate);
   const title = isObject(thread) ? str(thread.title) : undefined;
   return {
     id: summary.id,

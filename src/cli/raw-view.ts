@@ -2,13 +2,14 @@
 // read through the locators the providers put on blocks (agents/raw.ts). A turn brings its
 // provider's end-of-turn record too. A part the provider did not locate is named, never skipped
 // in silence.
-import { readRawRecords } from '../agents/raw.js';
+import { rawTransform, readRawRecords } from '../agents/raw.js';
 import type { RawLocator } from '../agents/types.js';
 import { SivtrError } from '../errors.js';
 import type { Resolved } from '../memory/resolve.js';
 import { partRef } from '../memory/ref.js';
 
-export type RawView = { locators: RawLocator[]; records: string[]; text: string; unlocated: string[] };
+/** `notes`: how records were changed on the way out (a decompressed database cell), once each. */
+export type RawView = { locators: RawLocator[]; records: string[]; text: string; unlocated: string[]; notes: string[] };
 
 export async function rawRecordsOf(resolved: Resolved): Promise<RawView> {
   const wanted: { ref: string; raw?: RawLocator }[] = [];
@@ -38,7 +39,12 @@ export async function rawRecordsOf(resolved: Resolved): Promise<RawView> {
     throw new SivtrError(`${source} does not record where ${wanted.length === 1 ? 'this part' : 'these parts'} came from, so there is no raw record to show`, 'use `sivtr show` without --raw');
   }
   const records: string[] = [];
-  for (const l of locators) records.push(...(await readRawRecords(l)));
+  const notes = new Set<string>();
+  for (const l of locators) {
+    records.push(...(await readRawRecords(l)));
+    const how = rawTransform(l);
+    if (how) notes.add(how);
+  }
   // One record a line: JSONL lines stay as written; a database row or a JSON value is one JSON text.
-  return { locators, records, text: records.join('\n') + '\n', unlocated };
+  return { locators, records, text: records.join('\n') + '\n', unlocated, notes: [...notes] };
 }

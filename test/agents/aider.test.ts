@@ -69,6 +69,28 @@ describe('aider', () => {
     expect(runCli(['copy', 'aider', 'out', '--print'], { env, cwd: repo }).stdout.trimEnd()).toBe('Yes: 3 passed.');
   });
 
+  it('--raw prints the Markdown lines each block was read from, as Aider wrote them', () => {
+    const repo = join(tmp.path, 'repo');
+    mkdirSync(repo);
+    const file = join(repo, ['.aider', 'chat', 'history', 'md'].join('.'));
+    writeFileSync(file, HISTORY);
+    const env = cleanEnv(tmp.path, { TZ: 'UTC' });
+    const lines = HISTORY.split('\n');
+    const sessions = JSON.parse(runCli(['sessions', 'aider', '--json'], { env, cwd: repo }).stdout) as { id: string }[];
+    const raw = (ref: string) => runCli(['show', ref, '--raw'], { env, cwd: repo });
+    // the two-line prompt, the reply with its edit block (blank lines inside kept), Aider's own `> ` lines
+    const first = `aider/${sessions[1]!.id}/1`;
+    expect(raw(`${first}/p1`).stdout).toBe(lines.slice(6, 8).join('\n') + '\n');
+    expect(raw(`${first}/p2`).stdout).toBe(lines.slice(9, 18).join('\n') + '\n');
+    expect(raw(`${first}/p3`).stdout).toBe('> Applied edit to cli.py\n> Commit 1a2b3c4 feat: add --verbose\n');
+    // the second run: a `/run` line is the call, its `> ` output the result
+    const second = `aider/${sessions[0]!.id}/1`;
+    expect(raw(`${second}/p2-3`).stdout).toBe('#### /run pytest -q\n> 3 passed in 0.12s\n');
+    const located = JSON.parse(runCli(['show', `${second}/p4`, '--raw', '--json'], { env, cwd: repo }).stdout) as { locators: { file: string; lines: number[] }[]; records: string[] };
+    expect(located.locators).toEqual([{ file, lines: [lines.indexOf('Yes: 3 passed.') + 1] }]);
+    expect(located.records).toEqual(['Yes: 3 passed.']);
+  });
+
   it('reads the file AIDER_CHAT_HISTORY_FILE names', () => {
     writeFileSync(join(tmp.path, 'chat.md'), HISTORY);
     const env = cleanEnv(tmp.path, { AIDER_CHAT_HISTORY_FILE: join(tmp.path, 'chat.md') });

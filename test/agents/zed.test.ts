@@ -97,6 +97,25 @@ describe('zed', () => {
     expect(damaged.stderr).not.toMatch(/\n\s+at /);
   });
 
+  it('--raw prints the values of the thread body behind each block, saying when the row was decompressed', () => {
+    build(join(tmp.path, '.local', 'share', 'zed'), tmp.path);
+    const env = cleanEnv(tmp.path);
+    const raw = (ref: string, json = false) => runCli(['show', ref, '--raw', ...(json ? ['--json'] : [])], { env });
+    const user = raw('zed/th-current/1/p1');
+    expect(user.stdout).toBe(JSON.stringify(current.messages[0]) + '\n');
+    expect(user.stderr).toBe('sivtr: the raw record was decompressed from the zstd-compressed `data` column of threads row th-current\n');
+    const agent = current.messages[1] as { Agent: { content: unknown[]; tool_results: Record<string, unknown> } };
+    // thinking, text, the call, its result: content items by index, the result by its key
+    expect(raw('zed/th-current/1/p2-5').stdout).toBe([...agent.Agent.content, agent.Agent.tool_results.toolu_1].map((v) => JSON.stringify(v)).join('\n') + '\n');
+    const j = JSON.parse(raw('zed/th-current/1/p5', true).stdout) as { locators: unknown[]; records: string[] };
+    expect(j.locators).toEqual([{ db: join(tmp.path, '.local', 'share', 'zed', 'threads', 'threads.db'), table: 'threads', column: 'id', ids: ['th-current'], document: { column: 'data', pointers: ['/messages/1/Agent/tool_results/toolu_1'], compression: 'zstd' } }]);
+    // an uncompressed legacy body: segments, tool uses and results by index, and no note
+    const old = raw('zed/th-legacy/1');
+    expect(old.stderr).toBe('');
+    const m = legacy.messages;
+    expect(old.stdout).toBe([m[0], m[1]!.segments[0], m[1]!.tool_uses[0], m[1]!.tool_results[0]].map((v) => JSON.stringify(v)).join('\n') + '\n');
+  });
+
   it('is searchable through the index, the body decompressed', () => {
     build(join(tmp.path, '.local', 'share', 'zed'), tmp.path);
     const env = cleanEnv(tmp.path);

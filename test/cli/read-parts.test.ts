@@ -1,6 +1,6 @@
 // Reading one part or a range of a genuine transcript: part ranges in refs (show, copy, diff),
 // paged reads with a cursor that refuses a changed source, and --raw.
-import { cpSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseRef, partsSpec } from '../../src/memory/ref.js';
@@ -226,16 +226,18 @@ describe('show --raw', () => {
     expect(plain.stderr).toMatch(/^sivtr: this cursor pages the raw form of .*, not the text form — /);
   });
 
-  it('a provider that does not locate its records says so in one line (Aider\'s Markdown history)', () => {
+  it('a source that does not locate its records says so in one line (a terminal log)', () => {
     const dir = tempDir('sivtr-parts-');
     try {
-      writeFileSync(join(dir.path, '.aider.chat.history.md'), '\n# aider chat started at 2026-05-02 09:00:00\n\n#### Fix the build\n\nThe build is fixed.\n');
-      const r = runCli(['show', 'aider/current/1/p1', '--raw'], { env: cleanEnv(dir.path), cwd: dir.path });
+      mkdirSync(join(dir.path, 'data', 'terminals'), { recursive: true });
+      writeFileSync(join(dir.path, 'data', 'terminals', 'abc.jsonl'), JSON.stringify({ prompt: '$ ', command: 'make', output: 'ok', cwd: dir.path, ended_at: '2026-05-02T09:00:00Z', exit_code: 0 }) + '\n');
+      const r = runCli(['show', 'terminal/abc/1/p3', '--raw'], { env: cleanEnv(dir.path, { SIVTR_DATA_DIR: join(dir.path, 'data') }), cwd: dir.path });
       expect(r.code).toBe(1);
       expect(r.stdout).toBe('');
-      expect(r.stderr).toBe('sivtr: aider does not record where this part came from, so there is no raw record to show — use `sivtr show` without --raw\n');
+      expect(r.stderr).toBe('sivtr: terminal does not record where this part came from, so there is no raw record to show — use `sivtr show` without --raw\n');
     } finally {
       dir.cleanup();
     }
   });
+
 });

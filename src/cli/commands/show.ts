@@ -87,6 +87,7 @@ export async function run(args: ParsedArgs): Promise<number> {
   }
   const raw = args.raw ? await rawRecordsOf(resolved) : undefined;
   if (raw && raw.unlocated.length > 0) note(`no raw record located for ${raw.unlocated.join(', ')}`);
+  for (const line of raw?.notes ?? []) note(`the raw record${raw!.records.length === 1 ? ' was' : 's were'} ${line}`);
   if (args.json && !paging && raw) {
     outJson({ ref: stable, locators: raw.locators, records: raw.records });
     return 0;
