@@ -5,47 +5,13 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { cleanEnv, runCli, tempDir } from '../helpers/cli.js';
+import { HISTORY } from './fixtures/aider.js';
 
 let tmp: ReturnType<typeof tempDir>;
 beforeEach(() => {
   tmp = tempDir('sivtr-aider-');
 });
 afterEach(() => tmp.cleanup());
-
-const HISTORY = `
-# aider chat started at 2026-11-30 09:00:00
-
-> Aider v0.86.0
-> Model: gpt-x with diff edit format
-
-#### add a --verbose flag
-#### to the cli
-
-I'll add the flag in cli.py.
-
-cli.py
-\`\`\`python
-<<<<<<< SEARCH
-=======
-parser.add_argument("--verbose")
->>>>>>> REPLACE
-\`\`\`
-
-> Applied edit to cli.py
-> Commit 1a2b3c4 feat: add --verbose
-
-# aider chat started at 2026-11-30 11:00:00
-
-> Aider v0.86.0
-
-#### are all tests green?
-
-#### /run pytest -q
-
-> 3 passed in 0.12s
-
-Yes: 3 passed.
-`;
 
 describe('aider', () => {
   it('reads each run of the history file as a session, newest first, from a subdirectory of the repository', () => {

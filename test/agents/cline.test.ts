@@ -5,41 +5,13 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { cleanEnv, runCli, tempDir } from '../helpers/cli.js';
+import { nativeTask, task, xmlTask } from './fixtures/cline.js';
 
 let tmp: ReturnType<typeof tempDir>;
 beforeEach(() => {
   tmp = tempDir('sivtr-cline-');
 });
 afterEach(() => tmp.cleanup());
-
-const env = (cwd: string) => `<environment_details>\n# Current Working Directory (${cwd}) Files\nsrc/\n</environment_details>`;
-
-function nativeTask(cwd: string): unknown[] {
-  return [
-    { role: 'user', content: [{ type: 'text', text: '<task>\nwhy does the build fail?\n</task>' }, { type: 'text', text: env(cwd) }] },
-    { role: 'assistant', content: [{ type: 'text', text: 'Let me run it.' }, { type: 'tool_use', id: 'tu1', name: 'execute_command', input: { command: 'npm run build', requires_approval: false } }] },
-    { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'tu1', content: [{ type: 'text', text: 'error TS2304: Cannot find name x' }] }, { type: 'text', text: env(cwd) }] },
-    { role: 'assistant', content: [{ type: 'text', text: 'A missing declaration.' }, { type: 'tool_use', id: 'tu2', name: 'attempt_completion', input: { result: 'The build fails because `x` is not declared in src/a.ts.' } }] },
-    { role: 'user', content: [{ type: 'text', text: '<feedback>\nthen fix it\n</feedback>' }, { type: 'text', text: env(cwd) }] },
-    { role: 'assistant', content: [{ type: 'tool_use', id: 'tu3', name: 'replace_in_file', input: { path: 'src/a.ts', diff: '…' } }] },
-  ];
-}
-
-function xmlTask(): unknown[] {
-  return [
-    { role: 'user', content: [{ type: 'text', text: '<task>\nlist the files\n</task>' }] },
-    { role: 'assistant', content: [{ type: 'text', text: '<thinking>Use list_files.</thinking>\nI will list them.\n<list_files>\n<path>.</path>\n</list_files>' }] },
-    { role: 'user', content: [{ type: 'text', text: "[list_files for '.'] Result:\na.txt\nb.txt" }, { type: 'text', text: '<environment_details>\n…\n</environment_details>' }] },
-    { role: 'assistant', content: [{ type: 'text', text: '<attempt_completion>\n<result>\nThere are two files: a.txt and b.txt.\n</result>\n</attempt_completion>' }] },
-  ];
-}
-
-function task(storage: string, id: string, messages: unknown[], ts: number): void {
-  const dir = join(storage, 'tasks', id);
-  mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, 'api_conversation_history.json'), JSON.stringify(messages));
-  writeFileSync(join(dir, 'ui_messages.json'), JSON.stringify([{ ts, type: 'say', say: 'text', text: 'x' }, { ts: ts + 5000, type: 'say', say: 'completion_result', text: 'y' }]));
-}
 
 describe('cline, roo and kilo (legacy extension)', () => {
   it('reads native tool blocks: <task>/<feedback> prompts, the attempt_completion result as the reply, cwd from the environment', () => {

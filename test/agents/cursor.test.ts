@@ -1,12 +1,11 @@
 // Cursor's agent CLI, on hand-made transcripts in the documented shapes (no genuine ones: the CLI
 // is not on npm): JSONL with <user_query>, the older plain-text form, a subagent file that belongs
 // to its parent, the directory read back from the project slug, and the title from store.db.
-import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { cleanEnv, runCli, tempDir } from '../helpers/cli.js';
+import { writeJsonlChat, writeTextChat } from './fixtures/cursor.js';
 
 let tmp: ReturnType<typeof tempDir>;
 beforeEach(() => {
@@ -14,30 +13,11 @@ beforeEach(() => {
 });
 afterEach(() => tmp.cleanup());
 
-const line = (o: unknown): string => JSON.stringify(o);
-
 describe('cursor', () => {
   it('reads JSONL transcripts: the query unwrapped, tool calls paired, cwd from the slug, title from store.db', () => {
     const work = join(tmp.path, 'my-app', 'web');
     mkdirSync(work, { recursive: true });
-    const slug = work.slice(1).replaceAll('/', '-');
-    const dir = join(tmp.path, '.cursor', 'projects', slug, 'agent-transcripts', 'a1');
-    mkdirSync(join(dir, 'subagents'), { recursive: true });
-    writeFileSync(join(dir, 'a1.jsonl'), [
-      line({ role: 'user', message: { content: [{ type: 'text', text: '<user_info>OS linux</user_info>' }, { type: 'text', text: '<user_query>\nadd retry to fetchUser\n</user_query>' }] } }),
-      line({ role: 'assistant', message: { content: [{ type: 'text', text: 'Reading the file.' }, { type: 'tool_use', id: 't1', name: 'Read', input: { path: 'api.ts' } }] } }),
-      line({ role: 'user', message: { content: [{ type: 'tool_result', tool_use_id: 't1', content: 'export function fetchUser() {}' }] } }),
-      line({ role: 'assistant', message: { content: [{ type: 'text', text: 'Added exponential backoff in `api.ts`.' }] } }),
-      line({ type: 'turn_ended' }),
-    ].join('\n') + '\n');
-    writeFileSync(join(dir, 'subagents', 'x.jsonl'), line({ role: 'user', message: { content: [{ type: 'text', text: 'sub' }] } }) + '\n');
-    const chat = join(tmp.path, '.cursor', 'chats', createHash('md5').update(work).digest('hex'), 'a1');
-    mkdirSync(chat, { recursive: true });
-    const db = new Database(join(chat, 'store.db'));
-    db.exec('CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT)');
-    db.prepare('INSERT INTO meta VALUES (?, ?)').run('0', Buffer.from(JSON.stringify({ name: 'Retry for fetchUser', createdAt: 1764000000000 })).toString('hex'));
-    db.close();
-
+    const dir = writeJsonlChat(tmp.path, work);
     const env = cleanEnv(tmp.path);
     const listed = runCli(['sessions', 'cursor', '--json'], { env, cwd: work });
     expect(listed.stderr).toBe('');
@@ -56,9 +36,7 @@ describe('cursor', () => {
   });
 
   it('reads the plain-text transcripts of older builds, under CURSOR_CONFIG_DIR', () => {
-    const dir = join(tmp.path, 'cur', 'projects', 'nowhere-at-all', 'agent-transcripts');
-    mkdirSync(dir, { recursive: true });
-    writeFileSync(join(dir, 'old.txt'), 'user:\n<user_query>\nwhat is in src?\n</user_query>\n\nassistant:\n[Thinking] look first\n[Tool call] ls\n  path: src\n[Tool result] ls\n  a.ts\n\nassistant:\nsrc holds a.ts.\n');
+    writeTextChat(join(tmp.path, 'cur', 'projects'));
     const env = cleanEnv(tmp.path, { CURSOR_CONFIG_DIR: join(tmp.path, 'cur') });
     const turn = JSON.parse(runCli(['show', 'cursor/old/1', '--json'], { env }).stdout) as { blocks: { kind: string; text: string; label?: string }[] };
     expect(turn.blocks.map((b) => [b.kind, b.label ?? ''])).toEqual([['user', ''], ['thinking', ''], ['tool_call', 'ls'], ['tool_output', 'ls'], ['assistant', '']]);

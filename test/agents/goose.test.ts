@@ -3,34 +3,15 @@
 // GOOSE_PATH_ROOT override, and a database in WAL mode with rows not yet checkpointed.
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { cleanEnv, runCli, tempDir } from '../helpers/cli.js';
+import { build } from './fixtures/goose.js';
 
 let tmp: ReturnType<typeof tempDir>;
 beforeEach(() => {
   tmp = tempDir('sivtr-goose-');
 });
 afterEach(() => tmp.cleanup());
-
-function build(path: string, cwd: string): Database.Database {
-  mkdirSync(join(path, '..'), { recursive: true });
-  const db = new Database(path);
-  db.pragma('journal_mode = WAL');
-  db.exec(`CREATE TABLE sessions (id TEXT PRIMARY KEY, name TEXT, description TEXT, session_type TEXT, working_dir TEXT, created_at TIMESTAMP, updated_at TIMESTAMP);
-    CREATE TABLE messages (id INTEGER PRIMARY KEY AUTOINCREMENT, message_id TEXT, session_id TEXT, role TEXT, content_json TEXT, created_timestamp INTEGER, timestamp INTEGER, tokens INTEGER, metadata_json TEXT);`);
-  const s = db.prepare('INSERT INTO sessions VALUES (?, ?, ?, ?, ?, ?, ?)');
-  s.run('20261130_1', 'fix lint', '', 'user', cwd, '2026-11-30 10:00:00', '2026-11-30 10:01:00');
-  s.run('20261130_2', 'helper', '', 'sub_agent', cwd, '2026-11-30 10:00:30', '2026-11-30 10:00:40');
-  const m = db.prepare('INSERT INTO messages (session_id, role, content_json, created_timestamp, metadata_json) VALUES (?, ?, ?, ?, ?)');
-  const vis = JSON.stringify({ userVisible: true, agentVisible: true });
-  m.run('20261130_1', 'user', JSON.stringify([{ type: 'text', text: 'fix eslint errors' }]), 1796119200, vis);
-  m.run('20261130_1', 'assistant', JSON.stringify([{ type: 'text', text: 'Running eslint.' }, { type: 'toolRequest', id: 't1', toolCall: { status: 'success', value: { name: 'developer__shell', arguments: { command: 'npx eslint . --fix' } } } }]), 1796119201, vis);
-  m.run('20261130_1', 'user', JSON.stringify([{ type: 'toolResponse', id: 't1', toolResult: { status: 'success', value: { content: [{ type: 'text', text: '0 problems' }] } } }]), 1796119202, vis);
-  m.run('20261130_1', 'user', JSON.stringify([{ type: 'text', text: 'summary for the model only' }]), 1796119203, JSON.stringify({ userVisible: false, agentVisible: true }));
-  m.run('20261130_1', 'assistant', JSON.stringify([{ type: 'thinking', thinking: 'all clean' }, { type: 'text', text: 'All lint errors fixed.' }, { type: 'redactedThinking', data: 'x' }]), 1796119204, vis);
-  return db;
-}
 
 describe('goose', () => {
   it('reads sessions.db (WAL, unchecked-in rows included): tool responses paired, hidden rows and sub-agents left out', () => {

@@ -1,40 +1,17 @@
 // Grok Build, on hand-made updates.jsonl files in the Agent Client Protocol shape the spec gives
 // (no genuine ones: the CLI installs from outside npm): chunks joined, a tool call and its
 // updates, a turn still running, a sub-agent left out, GROK_HOME.
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { cleanEnv, runCli, tempDir } from '../helpers/cli.js';
+import { session } from './fixtures/grok.js';
 
 let tmp: ReturnType<typeof tempDir>;
 beforeEach(() => {
   tmp = tempDir('sivtr-grok-');
 });
 afterEach(() => tmp.cleanup());
-
-let t = 1796119200;
-const up = (update: Record<string, unknown>): string => JSON.stringify({ timestamp: t++, update });
-const text = (s: string) => ({ type: 'text', text: s });
-
-function session(root: string, cwd: string, id: string, kind?: string): void {
-  const dir = join(root, 'sessions', encodeURIComponent(cwd), id);
-  mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, 'summary.json'), JSON.stringify({ info: { id }, cwd, generated_title: 'Fix the flaky test', ...(kind ? { session_kind: kind } : {}) }));
-  writeFileSync(join(dir, 'updates.jsonl'), [
-    up({ sessionUpdate: 'user_message_chunk', content: text('why is ') }),
-    up({ sessionUpdate: 'user_message_chunk', content: text('auth.test flaky?') }),
-    up({ sessionUpdate: 'agent_thought_chunk', content: text('check timing') }),
-    up({ sessionUpdate: 'agent_message_chunk', content: text('Running it.') }),
-    up({ sessionUpdate: 'tool_call', toolCallId: 'tc1', title: 'bash', kind: 'execute', status: 'pending', rawInput: { command: 'npm test auth' } }),
-    up({ sessionUpdate: 'tool_call_update', toolCallId: 'tc1', status: 'in_progress' }),
-    up({ sessionUpdate: 'tool_call_update', toolCallId: 'tc1', status: 'failed', content: [{ type: 'content', content: text('1 failed: timeout') }] }),
-    up({ sessionUpdate: 'agent_message_chunk', content: text('It times out ') }),
-    up({ sessionUpdate: 'agent_message_chunk', content: text('under load.') }),
-    up({ sessionUpdate: 'turn_completed', usage: {} }),
-    up({ sessionUpdate: 'user_message_chunk', content: text('fix it') }),
-    up({ sessionUpdate: 'agent_message_chunk', content: text('Looking') }),
-  ].join('\n') + '\n');
-}
 
 describe('grok', () => {
   it('joins chunks, pairs tool updates with their call, and keeps the running turn out of copy', () => {

@@ -3,53 +3,19 @@
 // whose arguments arrive in parts paired with its result by id, a compaction, a sub-agent's
 // events left out, state.json's title, kimi.json's work dir as cwd, a half-written last line,
 // an unknown type, a turn still running, and KIMI_SHARE_DIR.
-import { createHash } from 'node:crypto';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { cleanEnv, runCli, tempDir } from '../helpers/cli.js';
+import { SID, write } from './fixtures/kimi.js';
 
 type Rec = Record<string, unknown>;
-const SID = '7d3f0c2e-1111-4a2b-9c3d-000000000001';
 
 let tmp: ReturnType<typeof tempDir>;
 beforeEach(() => {
   tmp = tempDir('sivtr-kimi-');
 });
 afterEach(() => tmp.cleanup());
-
-function write(share: string, work: string, title?: string): void {
-  const dir = join(share, 'sessions', createHash('md5').update(work).digest('hex'), SID);
-  mkdirSync(dir, { recursive: true });
-  writeFileSync(join(share, 'kimi.json'), JSON.stringify({ work_dirs: [{ path: work, kaos: 'local', last_session_id: SID }] }));
-  if (title) writeFileSync(join(dir, 'state.json'), JSON.stringify({ title }));
-  let t = 1796119200;
-  const rec = (type: string, payload: Rec): Rec => ({ timestamp: t++ + 0.25, message: { type, payload } });
-  const lines: unknown[] = [
-    { type: 'metadata', protocol_version: '1.10' },
-    rec('TurnBegin', { user_input: [{ type: 'text', text: 'count the files' }] }),
-    rec('StepBegin', { n: 1 }),
-    rec('ContentPart', { type: 'think', think: 'Use ' }),
-    rec('ContentPart', { type: 'think', think: 'ls.' }),
-    rec('ContentPart', { type: 'text', text: 'Counting ' }),
-    rec('ContentPart', { type: 'text', text: 'them.' }),
-    rec('ToolCall', { type: 'function', id: 'tc_1', function: { name: 'Shell', arguments: '{"comm' } }),
-    rec('ToolCallPart', { arguments_part: 'and":"ls | wc -l"}' }),
-    rec('SubagentEvent', { parent_tool_call_id: 'tc_1', agent_id: 'a1', event: { type: 'ContentPart', payload: { type: 'text', text: 'sub-agent chatter' } } }),
-    rec('ToolResult', { tool_call_id: 'tc_1', return_value: { is_error: false, output: '42\n', message: '', display: [] } }),
-    rec('StatusUpdate', { context_usage: 0.1, token_usage: { input_other: 1 } }),
-    rec('StepBegin', { n: 2 }),
-    rec('CompactionBegin', {}),
-    rec('CompactionEnd', {}),
-    rec('ContentPart', { type: 'text', text: 'There are 42 files.' }),
-    rec('BrandNewThing', { x: 1 }),
-    rec('TurnEnd', {}),
-    rec('TurnBegin', { user_input: 'and the folders?' }),
-    rec('ToolCall', { type: 'function', id: 'tc_2', function: { name: 'Shell', arguments: '{"command":"ls -d */"}' } }),
-    rec('ToolResult', { tool_call_id: 'tc_2', return_value: { is_error: true, output: '', message: 'command failed' } }),
-  ];
-  writeFileSync(join(dir, 'wire.jsonl'), lines.map((l) => JSON.stringify(l)).join('\n') + '\n\0\0\0\n{"timestamp": 1796119300, "mess');
-}
 
 describe('kimi', () => {
   it('reads turns, joined deltas, tool calls paired with results, compaction; a running turn is not the last completed one', () => {

@@ -6,45 +6,15 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { cleanEnv, runCli, tempDir } from '../helpers/cli.js';
+import { ID, text, write } from './fixtures/openhands.js';
 
 type Rec = Record<string, unknown>;
-const ID = '0f3c2a9e5b6d4c1e8a7b9c0d1e2f3a4b';
 
 let tmp: ReturnType<typeof tempDir>;
 beforeEach(() => {
   tmp = tempDir('sivtr-openhands-');
 });
 afterEach(() => tmp.cleanup());
-
-const text = (t: string): Rec[] => [{ type: 'text', text: t }];
-
-function write(conversations: string, cwd: string): void {
-  const dir = join(conversations, ID);
-  mkdirSync(join(dir, 'events'), { recursive: true });
-  writeFileSync(join(dir, 'base_state.json'), JSON.stringify({ id: ID, workspace: { kind: 'LocalWorkspace', working_dir: cwd } }));
-  let i = 0;
-  const ts = (): string => new Date(Date.UTC(2026, 10, 30, 9, 0, i)).toISOString();
-  const events: unknown[] = [
-    { kind: 'SystemPromptEvent', source: 'agent', system_prompt: { type: 'text', text: 'You are OpenHands agent' }, tools: [] },
-    { kind: 'MessageEvent', source: 'user', llm_message: { role: 'user', content: text('run the tests') }, extended_content: text('<REPOSITORY_INFO>rules</REPOSITORY_INFO>') },
-    { kind: 'ActionEvent', source: 'agent', thought: text('Running them.'), reasoning_content: 'The user wants tests.', tool_name: 'terminal', tool_call_id: 'call_1', tool_call: { id: 'call_1', name: 'terminal', arguments: '{"command":"npm test"}', origin: 'completion' }, action: { kind: 'TerminalAction', command: 'npm test' } },
-    { kind: 'ObservationEvent', source: 'environment', tool_name: 'terminal', tool_call_id: 'call_1', action_id: 'a1', observation: { kind: 'TerminalObservation', content: text('1 failing'), is_error: false, metadata: { exit_code: 1 } } },
-    { kind: 'ActionEvent', source: 'agent', thought: [], tool_name: 'file_editor', tool_call_id: 'call_2', tool_call: { id: 'call_2', name: 'file_editor', arguments: '{"command":"view","path":"/x"}' }, action: { kind: 'FileEditorAction' } },
-    { kind: 'UserRejectObservation', source: 'user', tool_name: 'file_editor', tool_call_id: 'call_2', rejection_reason: 'not that file' },
-    { kind: 'ConversationStateUpdateEvent', source: 'environment', key: 'execution_status', value: 'running' },
-    { kind: 'Condensation', source: 'environment', forgotten_event_ids: ['x'], summary: 'The user asked for tests; one fails.' },
-    { kind: 'BrandNewEvent', source: 'agent', x: 1 },
-    { kind: 'ActionEvent', source: 'agent', thought: [], tool_name: 'finish', tool_call_id: 'call_3', tool_call: { id: 'call_3', name: 'finish', arguments: '{"message":"One test fails: fix pending."}' }, action: { kind: 'FinishAction', message: 'One test fails: fix pending.' } },
-    { kind: 'MessageEvent', source: 'user', llm_message: { role: 'user', content: text('then fix it') } },
-  ];
-  for (const e of events) {
-    const n = String(i).padStart(5, '0');
-    writeFileSync(join(dir, 'events', `event-${n}-${'e'.repeat(8)}-${n}.json`), JSON.stringify({ id: `ev${i}`, timestamp: ts(), ...(e as Rec) }));
-    i++;
-  }
-  // an event being written when we read
-  writeFileSync(join(dir, 'events', `event-${String(i).padStart(5, '0')}-partial.json`), '{"kind":"ActionEvent","sou');
-}
 
 describe('openhands', () => {
   it('reads prompts, replies, paired tool calls, rejections and condensations; the open turn is not the last reply', () => {

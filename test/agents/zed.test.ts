@@ -4,9 +4,9 @@
 // role/segments shape, a sub-agent thread, a damaged body, and the data-folder variables.
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { cleanEnv, runCli, tempDir } from '../helpers/cli.js';
+import { build, current, legacy } from './fixtures/zed.js';
 
 type Rec = Record<string, unknown>;
 
@@ -15,59 +15,6 @@ beforeEach(() => {
   tmp = tempDir('sivtr-zed-');
 });
 afterEach(() => tmp.cleanup());
-
-/** A valid zstd frame of raw (stored) blocks: what any zstd decoder reads, written without a compressor. */
-function zstdFrame(data: Buffer): Buffer {
-  const parts: Buffer[] = [Buffer.from([0x28, 0xb5, 0x2f, 0xfd, 0x00, 0x38])]; // magic; no size or checksum; 128 KiB window
-  const BLOCK = 64 * 1024;
-  for (let at = 0; at === 0 || at < data.length; at += BLOCK) {
-    const chunk = data.subarray(at, at + BLOCK);
-    const last = at + BLOCK >= data.length ? 1 : 0;
-    const header = (chunk.length << 3) | last; // block type 0: raw
-    parts.push(Buffer.from([header & 0xff, (header >> 8) & 0xff, (header >> 16) & 0xff]), chunk);
-  }
-  return Buffer.concat(parts);
-}
-
-const current = {
-  version: '0.3.0',
-  title: 'Fix the parser',
-  updated_at: '2026-11-30T09:05:00+00:00',
-  messages: [
-    { User: { id: 'u1', content: [{ Text: 'why does the parser fail?' }, { Mention: { uri: { File: { abs_path: '/p/src/parse.rs' } }, content: 'fn parse() { … whole file … }' } }] } },
-    {
-      Agent: {
-        content: [{ Thinking: { text: 'Look at the file first.', signature: null } }, { Text: 'Reading it.' }, { ToolUse: { id: 'toolu_1', name: 'read_file', raw_input: '{"path":"src/parse.rs"}', input: { path: 'src/parse.rs' }, is_input_complete: true } }],
-        tool_results: { toolu_1: { tool_use_id: 'toolu_1', tool_name: 'read_file', is_error: false, content: { Text: 'fn parse() { unwrap() }' }, output: null } },
-      },
-    },
-    { Agent: { content: [{ Text: 'It unwraps an error: handle it instead.' }], tool_results: {} } },
-    'Resume',
-    { Future: { x: 1 } },
-  ],
-};
-
-const legacy = {
-  version: '0.2.0',
-  summary: 'Old chat',
-  messages: [
-    { id: 0, role: 'user', segments: [{ type: 'text', text: 'list the files' }], tool_uses: [], tool_results: [], context: '' },
-    { id: 1, role: 'assistant', segments: [{ type: 'text', text: 'Listing.' }], tool_uses: [{ id: 't1', name: 'list_directory', input: { path: '.' } }], tool_results: [{ tool_use_id: 't1', is_error: true, content: 'permission denied' }] },
-    { id: 2, role: 'user', segments: [{ type: 'text', text: 'try again' }], tool_uses: [], tool_results: [] },
-  ],
-};
-
-function build(dataDir: string, work: string): void {
-  mkdirSync(join(dataDir, 'threads'), { recursive: true });
-  const db = new Database(join(dataDir, 'threads', 'threads.db'));
-  db.pragma('journal_mode = WAL');
-  db.exec('CREATE TABLE threads (id TEXT PRIMARY KEY, summary TEXT NOT NULL, updated_at TEXT NOT NULL, data_type TEXT NOT NULL, data BLOB NOT NULL, parent_id TEXT, folder_paths TEXT, folder_paths_order TEXT, created_at TEXT)');
-  const ins = db.prepare('INSERT INTO threads (id, summary, updated_at, data_type, data, parent_id, folder_paths, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)');
-  ins.run('th-current', 'Fix the parser', '2026-11-30T09:05:00+00:00', 'zstd', zstdFrame(Buffer.from(JSON.stringify(current))), null, `${work}\n/other/folder`, '2026-11-30T09:00:00+00:00');
-  ins.run('th-legacy', 'Old chat', '2026-11-29T08:00:00+00:00', 'json', Buffer.from(JSON.stringify(legacy)), null, '/elsewhere', null);
-  ins.run('th-damaged', 'Broken', '2026-11-28T08:00:00+00:00', 'zstd', Buffer.from('not zstd at all'), null, '/elsewhere', null);
-  db.close();
-}
 
 describe('zed', () => {
   it('lists threads with titles and workspace folders, reads zstd and JSON bodies, pairs tool results', () => {
