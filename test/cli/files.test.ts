@@ -166,6 +166,30 @@ describe('sivtr files on a Codex rollout', () => {
 });
 
 describe('sivtr files --workspace', () => {
+  it('includes `sivtr run` captures that ran in the workspace, with refs that open their command', () => {
+    const { path: home, cleanup } = tempDir();
+    try {
+      const proj = join(home, 'proj');
+      const elsewhere = join(home, 'elsewhere');
+      mkdirSync(proj);
+      mkdirSync(elsewhere);
+      const env = cleanEnv(home, { SIVTR_DATA_DIR: join(home, 'data') });
+      expect(runCli(['run', '--', 'sh', '-c', 'echo built > build.log'], { env, cwd: proj }).code).toBe(0);
+      expect(runCli(['run', '--', 'sh', '-c', 'echo far > far.log'], { env, cwd: elsewhere }).code).toBe(0);
+      // a piped capture ran no command of its own: nothing to derive from
+      expect(runCli(['pipe'], { env, cwd: proj, input: 'echo x > not-written.txt\n' }).code).toBe(0);
+      expect(existsSync(join(proj, 'build.log'))).toBe(true);
+      const here = JSON.parse(runCli(['files', '--workspace', '--json'], { env, cwd: proj }).stdout) as { files: number; writes: number; items: { path: string; rules: string[]; refs: string[] }[] };
+      expect(here.items).toEqual([expect.objectContaining({ path: join(proj, 'build.log'), rules: ['derived:>'], refs: ['history/1/1/p2'] })]);
+      expect(runCli(['show', 'history/1/1/p2'], { env, cwd: proj }).stdout.trim()).toBe("sh -c 'echo built > build.log'");
+      expect(runCli(['files'], { env, cwd: proj }).stdout.split('\n')[0]).toBe(`${proj.replace(home, '~')}: 1 file, 1 write`);
+      const all = JSON.parse(runCli(['files', '--global', '--json'], { env, cwd: proj }).stdout) as { items: { path: string }[] };
+      expect(all.items.map((f) => f.path).sort()).toEqual([join(elsewhere, 'far.log'), join(proj, 'build.log')]);
+    } finally {
+      cleanup();
+    }
+  });
+
   it('gathers agent sessions and terminal records that ran in the workspace, and nothing from elsewhere', () => {
     const { path: home, cleanup } = tempDir();
     try {

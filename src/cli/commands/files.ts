@@ -1,6 +1,6 @@
 // sivtr files [REF | --workspace] [--json] — the file ledger: every file a session (or every
-// session of this workspace) wrote, with how many writes, the rules that prove them and the
-// refs of the parts that are their evidence.
+// session and `sivtr run` capture of this workspace) wrote, with how many writes, the rules that
+// prove them and the refs of the parts that are their evidence.
 import { SivtrError } from '../../errors.js';
 import { fileCounts, fileLedger, type Ledger, type LedgerFile } from '../../memory/file-ledger.js';
 import { formatRef, looksLikeRef } from '../../memory/ref.js';
@@ -9,6 +9,8 @@ import { allProviders } from '../../agents/registry.js';
 import { scopedSessions } from '../../memory/agent-source.js';
 import { getSource, isSourceName } from '../../memory/sources.js';
 import { terminalSource } from '../../memory/terminal-source.js';
+import { historyUnit } from '../../memory/history-source.js';
+import { HistoryStore } from '../../session/history-db.js';
 import type { ListOptions, OpenedSession, Unit } from '../../memory/types.js';
 import { scopeMatcher } from '../../agents/workspace.js';
 import { count } from '../../plural.js';
@@ -59,7 +61,7 @@ async function sessionScope(key: string, opts: ListOptions): Promise<Scope> {
   return { label: key, units, jsonUnits: withFullIds(units, session), base: session.info.cwd };
 }
 
-/** Every session of the scope (terminal logs, then each agent's); terminal records count where they ran. */
+/** Every session of the scope (terminal logs, `run` captures, then each agent's); records count where they ran. */
 async function workspaceScope(opts: ListOptions): Promise<Scope> {
   const units: Unit[] = [];
   const jsonUnits: Unit[] = [];
@@ -77,6 +79,22 @@ async function workspaceScope(opts: ListOptions): Promise<Scope> {
     const kept = opts.global ? session.units : session.units.filter((u) => u.cwd !== undefined && inWorkspace([u.cwd]));
     units.push(...kept);
     jsonUnits.push(...withFullIds(kept, session));
+  }
+  // `sivtr run` captures are commands with their output like terminal records (a piped
+  // capture ran no command of its own); each counts where it ran.
+  const store = HistoryStore.openForRead(opts.env);
+  if (store) {
+    try {
+      for (const entry of store.since(0)) {
+        if (entry.kind !== 'run' || entry.command === '') continue;
+        if (!opts.global && (entry.cwd === undefined || !inWorkspace([entry.cwd]))) continue;
+        const unit = historyUnit(entry);
+        units.push(unit);
+        jsonUnits.push(unit);
+      }
+    } finally {
+      store.close();
+    }
   }
   for (const provider of allProviders()) {
     try {
