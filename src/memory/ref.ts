@@ -26,9 +26,11 @@ function parseIndexList(text: string, ref: string, what = 'an index', prefix = '
     const a = Number(m[1]);
     const b = m[2] === undefined ? a : Number(m[2]);
     if (a < 1 || b < 1) throw badRef(ref, 'indices start at 1');
-    const [lo, hi] = a <= b ? [a, b] : [b, a];
-    if (hi - lo > 10_000) throw badRef(ref, 'range too large');
-    for (let i = lo; i <= hi; i++) out.push(i);
+    // A range written backwards is a slip, not an order (`show` prints parts and turns in the
+    // order they happened): naming the fix beats silently reading `p4-2` as `p2-4`.
+    if (a > b) throw new SivtrError(`invalid ref "${ref}": ${prefix}${a}-${b} runs backwards`, `write it ${prefix}${b}-${a}`, 2);
+    if (b - a > 10_000) throw badRef(ref, 'range too large');
+    for (let i = a; i <= b; i++) out.push(i);
   }
   return out;
 }

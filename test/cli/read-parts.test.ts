@@ -30,13 +30,25 @@ describe('part ranges in refs', () => {
     expect(parseRef('claude/abc/3/p2-4').parts).toEqual([2, 3, 4]);
     expect(parseRef('claude/abc/3/p5,7').parts).toEqual([5, 7]);
     expect(parseRef('claude/abc/3/p2-p4,p7').parts).toEqual([2, 3, 4, 7]);
-    expect(parseRef('claude/abc/3/p4-2').parts).toEqual([2, 3, 4]);
     expect(parseRef('claude/abc/3/p2,2').parts).toEqual([2]);
     expect(parseRef('claude/abc/3/P2').parts).toEqual([2]);
     for (const bad of ['claude/abc/3/p', 'claude/abc/3/p0', 'claude/abc/3/p2-', 'claude/abc/3/px', 'claude/abc/3/2', 'claude/abc/3-4/p2']) {
       expect(() => parseRef(bad), bad).toThrow(/invalid ref/);
     }
     expect(partsSpec([2, 3, 4, 7, 9, 10])).toBe('p2-4,7,9-10');
+  });
+
+  it('refuse a range written backwards with one line naming the fix, exit 2 (p4-2 is not p2-4)', () => {
+    expect(() => parseRef('claude/abc/3/p4-2')).toThrow(/p4-2 runs backwards — write it p2-4$/);
+    expect(() => parseRef('claude/abc/5-3')).toThrow(/5-3 runs backwards — write it 3-5$/);
+    for (const [ref, fix] of [[`claude/${MAIN}/1/p4-2`, 'p2-4'], [`claude/${MAIN}/1/p2,6-p5`, 'p5-6']] as const) {
+      for (const command of ['show', 'copy']) {
+        const r = cli([command, ref, ...(command === 'copy' ? ['--print'] : [])]);
+        expect(r.code, `${command} ${ref}`).toBe(2);
+        expect(r.stdout).toBe('');
+        expect(r.stderr).toMatch(new RegExp(`^sivtr: invalid ref "[^"]+": .* runs backwards — write it ${fix}\\n$`));
+      }
+    }
   });
 
   it('show prints each part of a range under its heading; JSON lists the parts with a full-id ref', () => {
