@@ -144,6 +144,12 @@ describe('usage errors', () => {
     [['--terms', '[]'], /not a JSON array of non-empty strings/],
     [['--terms', '["a"]', 'flamingo'], /both QUERY .* and --terms/],
     [['--kind', 'toolcall', 'x'], /unknown kind toolcall.*use one or more of user, assistant/],
+    // an operator with nothing to join would list every turn as though it had not been given
+    [['claude', '--operator', 'and'], /^sivtr: --operator and has no words to join — give QUERY words or --terms/],
+    [['claude', '--operator', 'or', '--kind', 'user'], /^sivtr: --operator or has no words to join/],
+    // the runs search matches QUERY words only: --terms/--operator there would be dropped unread
+    [['--by', 'all', 'npm', '--operator', 'and'], /^sivtr: search --by does not take --operator: .* — drop --operator, or drop --by/],
+    [['--by', 'agent', '--terms', '["npm"]'], /^sivtr: search --by does not take --terms: /],
   ])('%j', (args, message) => {
     const r = runCli(['search', ...args], { env });
     expect(r.code).toBe(2);

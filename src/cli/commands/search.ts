@@ -117,6 +117,9 @@ export async function searchFor(input: SearchInput): Promise<EngineResult & { ta
   if (positionals.length > 0 && (targets.has(positionals[0]!) || isSourceName(positionals[0]!))) target = positionals.shift()!;
   const query = positionals.join(' ');
   if (input.terms && query !== '') throw new UsageError(`both QUERY (${JSON.stringify(query)}) and --terms were given`, 'give the words either as QUERY or as --terms, not both');
+  // The operator joins the query's words or the --terms; with neither it would join nothing and
+  // every unit would be listed as if it had not been given.
+  if (input.operator && !input.terms && query === '') throw new UsageError(`--operator ${input.operator} has no words to join`, `give QUERY words or --terms '["a","b"]' with it`);
   const limit = input.limit;
   if (!Number.isInteger(limit) || limit < 1) throw new UsageError(`--limit ${limit} is not a positive whole number`);
   const now = Date.now();
@@ -203,6 +206,9 @@ async function searchRunsCommand(args: ParsedArgs): Promise<number> {
     import('../../memory/sources.js'),
     import('../../store/time.js'),
   ]);
+  for (const flag of ['terms', 'operator'] as const) {
+    if (args[flag] !== undefined) throw new UsageError(`search --by does not take --${flag}: it matches the runs' commands and outputs by QUERY words`, `drop --${flag}, or drop --by to search every part with it`);
+  }
   const words = [...args._];
   const target = words.length > 0 && (['all', 'agent', 'history'].includes(words[0]!) || isSourceName(words[0]!)) ? words.shift()! : 'all';
   const query = words.join(' ');
