@@ -14,6 +14,16 @@ const path = require('node:path');
 
 const bundle = path.join(__dirname, '..', 'dist', 'sivtr.cjs');
 
+/** Whether the cache directory (or, before the first write, dist/) is writable: a read-only install compiles every run. */
+function writable(dir, fs) {
+  try {
+    fs.accessSync(fs.existsSync(dir) ? dir : path.dirname(dir), fs.constants.W_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 function runWithCodeCache() {
   if (process.env.SIVTR_NO_CODE_CACHE) return false;
   const vm = require('node:vm');
@@ -36,6 +46,15 @@ function runWithCodeCache() {
     cached = undefined;
   }
   const script = new vm.Script(Module.wrap(source), { filename: bundle, cachedData: cached });
+  const writeCache = (!cached || script.cachedDataRejected) && writable(dir, fs);
+  // The cache is written at exit, and by then V8 may have dropped the compiled code of functions
+  // that ran only at the start (bytecode flushing, in major GCs): after a first run that built the
+  // index, the bundle's outer function was missing from the cache and every later start spent
+  // ~25 ms compiling it again. So the writing run keeps all its code, and restores the default
+  // before serialising (a cache records the V8 flags it was made under and is rejected by a
+  // process with others).
+  const v8 = writeCache ? require('node:v8') : undefined;
+  if (v8) v8.setFlagsFromString('--no-flush-bytecode');
   // The bundle imports packages (yargs, clipboardy, …) through this: import() in code restored
   // from a cache has no loader on Node 20 (see scripts/build.mjs). They resolve from here, the
   // same package root as from dist/.
@@ -44,17 +63,17 @@ function runWithCodeCache() {
   mod.filename = bundle;
   mod.paths = Module._nodeModulePaths(path.dirname(bundle));
   Module._cache[bundle] = mod;
-  if (!cached || script.cachedDataRejected) {
+  if (v8) {
     process.once('exit', (code) => {
       if (code !== 0) return;
       try {
+        v8.setFlagsFromString('--flush-bytecode');
         fs.mkdirSync(dir, { recursive: true });
-        fs.accessSync(dir, fs.constants.W_OK);
         const temp = `${file}.${process.pid}`;
         fs.writeFileSync(temp, script.createCachedData());
         fs.renameSync(temp, file);
       } catch {
-        // a read-only install: every run compiles, as without a cache
+        // a full disk or a directory made read-only meanwhile: the next run compiles again
       }
     });
   }
