@@ -7,7 +7,7 @@ import { activeCaptureRules, applyCaptureRules } from '../session/capture-rules.
 import { compareFile, edgesOf, filesUnchanged, pathsFingerprint, pathsUnchanged, type FileMark } from '../session/file-mark.js';
 import { jsonlLines } from '../session/jsonl.js';
 import { currentTerminalLog, listTerminalLogs, scanLogSpans, type TerminalLogInfo } from '../session/log.js';
-import { readSpan, recordCount, spanCount, spanIsRecord, type LogScan } from '../session/log-offsets.js';
+import { readSpan, recordCounts, spanCount, spanIsRecord, type LogScan } from '../session/log-offsets.js';
 import { terminalsDir } from '../session/paths.js';
 import { displayIds, matchId } from './display-id.js';
 import { formatRef } from './ref.js';
@@ -120,15 +120,6 @@ function lazyArray<T extends object>(length: number, make: (index: number) => T)
   });
 }
 
-/** Records in a log from its offsets cache; an unreadable log is listed without a count. */
-function recordCountOrUndefined(path: string, env: NodeJS.ProcessEnv): number | undefined {
-  try {
-    return recordCount(path, env);
-  } catch {
-    return undefined;
-  }
-}
-
 function infoFor(log: { id: string; path: string; mtimeMs?: number }, displayId: string, units?: number): SessionInfo {
   const info: SessionInfo = { source: 'terminal', id: log.id, displayId, location: log.path };
   if (log.mtimeMs !== undefined) info.updatedAt = new Date(log.mtimeMs).toISOString();
@@ -202,7 +193,9 @@ export const terminalSource: Source = {
   async list(opts: ListOptions): Promise<SessionInfo[]> {
     const logs = listTerminalLogs(opts.env);
     const ids = displayIds(logs.map((l) => l.id));
-    return logs.map((log) => infoFor(log, ids.get(log.id)!, recordCountOrUndefined(log.path, opts.env)));
+    // An unreadable log is listed without a count.
+    const counts = recordCounts(logs, opts.env);
+    return logs.map((log, i) => infoFor(log, ids.get(log.id)!, counts[i]));
   },
 
   async open(key: string, opts: ListOptions): Promise<OpenedSession> {

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { utimesSync } from 'node:fs';
+import { appendFileSync, utimesSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cleanEnv, runCli, tempDir } from '../helpers/cli.js';
 import { SAMPLE, writeLog } from '../helpers/terminal-log.js';
@@ -26,5 +26,13 @@ describe('sessions terminal', () => {
       ['4242-1764400000', 2],
     ]);
     expect(runCli(['show', `${list[1]!.ref}/2/p2`], { env }).stdout).toBe('make\n');
+  });
+
+  it('counts a record appended since the last listing', () => {
+    const turns = () => (JSON.parse(runCli(['sessions', 'terminal', '--json'], { env }).stdout) as { id: string; turns: number }[]).find((s) => s.id === '4242-1764400000')!.turns;
+    expect(turns()).toBe(2);
+    appendFileSync(join(tmp.path, 'data', 'terminals', '4242-1764400000.jsonl'), JSON.stringify({ prompt: '$ ', command: 'date', output: 'today' }) + '\n');
+    utimesSync(join(tmp.path, 'data', 'terminals', '4242-1764400000.jsonl'), 1764400001, 1764400001);
+    expect(turns()).toBe(3);
   });
 });

@@ -1,8 +1,9 @@
-import { appendFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { appendFileSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { parseLog } from '../../src/session/log.js';
-import { readSpan, scanLogOffsets, spanCount, spanIsRecord } from '../../src/session/log-offsets.js';
+import { readSpan, recordCounts, scanLogOffsets, spanCount, spanIsRecord } from '../../src/session/log-offsets.js';
+import { NO_RULES, useCaptureRules } from '../../src/session/capture-rules.js';
 import { normaliseRaw, isRecord } from '../../src/session/entry.js';
 import { readFileSync } from 'node:fs';
 import { tempDir } from '../helpers/cli.js';
@@ -58,5 +59,41 @@ describe('log offsets cache', () => {
     writeFileSync(join(tmp.path, 'file'), '');
     env = { SIVTR_DATA_DIR: join(tmp.path, 'file', 'sub') }; // cannot be created: a file is in the way
     expectSameAsFullParse(p);
+  });
+});
+
+describe('record counts of listed logs', () => {
+  const listed = (...paths: string[]) => paths.map((path) => ({ path, size: statSync(path).size, mtimeMs: statSync(path).mtimeMs }));
+  const fullCount = (path: string) => parseLog(readFileSync(path, 'utf8')).entries.filter(isRecord).length;
+  const bump = (path: string, s: number) => utimesSync(path, s, s); // mtime granularity must not hide a change
+
+  it('equal a full parse of each log as logs grow, are rewritten, vanish and the rules change', () => {
+    const a = join(tmp.path, 'a.jsonl');
+    const b = join(tmp.path, 'b.jsonl');
+    writeFileSync(a, line('a') + line('b'));
+    writeFileSync(b, line('x') + 'garbage\n' + line(' '));
+    const expectFull = (...paths: string[]) => expect(recordCounts(listed(...paths), env)).toEqual(paths.map(fullCount));
+    expectFull(a, b);
+    expectFull(a, b); // from the counts file
+    appendFileSync(a, line('c'));
+    bump(a, 1764400001);
+    expectFull(a, b);
+    writeFileSync(b, line('y') + line('z') + line('w'));
+    bump(b, 1764400002);
+    expectFull(a, b);
+    rmSync(a);
+    expectFull(b);
+    try {
+      useCaptureRules({ ...NO_RULES, ignoreCommands: ['z'] });
+      expect(recordCounts(listed(b), env)).toEqual([2]);
+    } finally {
+      useCaptureRules(NO_RULES);
+    }
+    expectFull(b);
+  });
+
+  it('lists an unreadable log without a count', () => {
+    const gone = { path: join(tmp.path, 'gone.jsonl'), size: 10, mtimeMs: 1 };
+    expect(recordCounts([gone], env)).toEqual([undefined]);
   });
 });
