@@ -2,7 +2,7 @@
 // yargs only names what is wrong with a malformed invocation), run it, and turn any error into
 // one line and an exit code.
 import { SivtrError, warn } from '../errors.js';
-import { guardClosedPipes } from './closed-pipe.js';
+import { guardClosedPipes } from './stdio.js';
 import { maskedNote, note, revealSecrets } from './output.js';
 import { loadCaptureRules, useCaptureRules } from '../session/capture-rules.js';
 import { commands } from './commands/index.js';

@@ -5,6 +5,7 @@ import { home as homeDir } from '../files.js';
 import { warn } from '../errors.js';
 import { count } from '../plural.js';
 import { SecretTally } from '../text/secrets.js';
+import { isTerminal, writeTo } from './stdio.js';
 
 export { warn };
 
@@ -35,31 +36,31 @@ export function maskedNote(): string | undefined {
 
 /** A line about what happened that is not a problem (`kept as history/3`), in the voice of warnings. */
 export function note(message: string): void {
-  process.stderr.write(`sivtr: ${message}\n`);
+  writeTo(2, `sivtr: ${message}\n`);
 }
 
 /** A confirmation of what a command did (`copied 3 lines from #2 make`): stderr, no prefix. */
 export function confirm(message: string): void {
-  process.stderr.write(`${message}\n`);
+  writeTo(2, `${message}\n`);
 }
 
 /** Writes text to stdout, ending it with a newline unless it is empty or already ends with one. */
 export function out(text: string): void {
   const safe = masked(text);
-  process.stdout.write(safe === '' || safe.endsWith('\n') ? safe : safe + '\n');
+  writeTo(1, safe === '' || safe.endsWith('\n') ? safe : safe + '\n');
 }
 
 /** A value as indented JSON on stdout: what `--json` prints. */
 export function outJson(value: unknown): void {
-  process.stdout.write(JSON.stringify(maskedValue(value), null, 2) + '\n');
+  writeTo(1, JSON.stringify(maskedValue(value), null, 2) + '\n');
 }
 
 /** Colour when --color=always, or on a terminal without NO_COLOR unless --color=never. */
-export function useColor(args: Record<string, unknown> | undefined, stream: NodeJS.WriteStream = process.stdout): boolean {
+export function useColor(args: Record<string, unknown> | undefined, stream?: { isTTY?: boolean }): boolean {
   const choice = args?.color === undefined || args.color === null ? 'auto' : String(args.color);
   if (choice === 'always') return true;
   if (choice === 'never') return false;
-  return stream.isTTY === true && !process.env.NO_COLOR;
+  return (stream ? stream.isTTY === true : isTerminal(1)) && !process.env.NO_COLOR;
 }
 
 export type Styles = Record<'bold' | 'dim' | 'red' | 'green' | 'yellow' | 'cyan', (text: string) => string>;
