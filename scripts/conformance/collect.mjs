@@ -21,11 +21,13 @@ const run = join(runs, set);
 const home = join(run, 'home');
 const sample = join(samples, set);
 
-const agent = set.replace(/-\d.*$/, '');
+// `<agent>-edits`: the agent's second scenario (it writes a file), in a set of its own
+const scenario = set.endsWith('-edits') ? '-edits' : '';
+const agent = set.replace(/-edits$/, '').replace(/-\d.*$/, '');
 const info = readFileSync(join(sample, 'run-info.txt'), 'utf8');
 const version = /(\d+\.\d+\.\d+)/.exec(/^cli: (.*)$/m.exec(info)?.[1] ?? '')?.[1];
 if (!version) throw new Error(`no CLI version in ${sample}/run-info.txt`);
-const out = join(outRoot, `${agent}-${version}`);
+const out = join(outRoot, `${agent}-${version}${scenario}`);
 rmSync(out, { recursive: true, force: true });
 mkdirSync(out, { recursive: true });
 
@@ -112,7 +114,7 @@ function writeNotes(dir, runInfo) {
   };
   walk(dir);
   files.sort((a, b) => (a.path < b.path ? -1 : 1));
-  const notesFile = join(here, 'notes', `${runInfo.agent}-${runInfo.version}.md`);
+  const notesFile = join(here, 'notes', `${runInfo.agent}-${runInfo.version}${runInfo.set.endsWith('-edits') ? '-edits' : ''}.md`);
   const handWritten = existsSync(notesFile) ? readFileSync(notesFile, 'utf8').trim() : '_No notes written for this version yet._';
   const notes = [
     `# ${runInfo.agent} ${runInfo.version}: genuine sessions`,

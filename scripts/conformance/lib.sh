@@ -15,6 +15,13 @@ SAMPLES_DIR="${SAMPLES_DIR:?set SAMPLES_DIR to where the sessions go, e.g. fixtu
 # "notes.txt" (tool calls) and answers anything else with plain text.
 P1='Please run `echo hello` in the shell and then read notes.txt, and tell me what you found.'
 P2='Thanks. Now answer in plain text only: what is the capital of France?'
+# The two prompts of the *-edits sets: the mock keys on "greeting.txt" and writes it with the
+# client's own tool (created the first time, changed the second).
+P_CREATE='Please create greeting.txt with a short greeting.'
+P_CHANGE='Now change the greeting in greeting.txt.'
+# ... and a write no command line shows: the script writes banner.txt (make_banner_script)
+P_SCRIPT='Last: run `sh make-banner.sh` in the shell.'
+make_banner_script() { printf '#!/bin/sh\necho "Welcome banner" > banner.txt\n' > "$PROJ/make-banner.sh"; }
 
 # fresh_run NAME -> sets RUN, HOME_DIR, PROJ; creates proj/notes.txt
 fresh_run() {

@@ -25,6 +25,12 @@
 //   - contains "echo hello"  -> call the client's shell tool with `echo hello`
 //   - contains "notes.txt"   -> call the client's read-file tool on notes.txt
 //   (both -> shell first, then read, one tool call per response)
+//   - contains "make-banner.sh" -> call the shell tool with `sh make-banner.sh` (a script the
+//     driver put in the project, which writes banner.txt: a write no command line shows)
+//   - contains "greeting.txt" -> write MOCK_WORKDIR/greeting.txt with the client's own tool: a
+//     create/write tool while the file does not exist, an edit tool once it does, apply_patch
+//     where the client has one; Codex (no edit tool for an unknown model) gets `apply_patch` as a
+//     shell command, which it runs as a patch and records as one
 //   - after all planned tool results came back -> final text quoting them, then a second
 //     text block where the API has separate blocks (Anthropic, Responses: two messages)
 //   - mentions "summar" or "state_snapshot" (compaction prompts) -> a summary text
@@ -95,13 +101,15 @@ function planInner(conv, tools) {
     }
     if (/echo hello/i.test(userText)) steps.push('shell');
     if (/notes\.txt/i.test(userText)) steps.push('read');
+    if (/greeting\.txt/i.test(userText)) steps.push('edit');
+    if (/make-banner\.sh/i.test(userText)) steps.push('script');
   }
   if (results.length < steps.length) {
     const step = steps[results.length];
     const call = step === 'sivtr' ? sivtrSearchCall(tools, userText) : step === 'sivtr-load' ? { name: 'ToolSearch', args: { query: 'select:mcp__sivtr__search' } } : makeToolCall(step, tools);
     if (call) {
       return {
-        text: step === 'shell' ? 'I will run the command with the shell tool.' : step === 'agent' ? 'I will ask a subagent.' : step === 'sivtr-load' ? 'I will load the sivtr search tool.' : step === 'sivtr' ? 'I will search the sivtr memory.' : 'Now I will read notes.txt.',
+        text: step === 'shell' ? 'I will run the command with the shell tool.' : step === 'agent' ? 'I will ask a subagent.' : step === 'sivtr-load' ? 'I will load the sivtr search tool.' : step === 'sivtr' ? 'I will search the sivtr memory.' : step === 'edit' ? 'I will write greeting.txt.' : step === 'script' ? 'I will run the banner script.' : 'Now I will read notes.txt.',
         call,
       };
     }
@@ -165,7 +173,66 @@ function sivtrSearchCall(tools, userText) {
 
 const SHELL_TOOLS = ['Bash', 'bash', 'shell', 'shell_command', 'exec_command', 'run_shell_command', 'local_shell', 'Execute', 'launch-process'];
 
+// The edit step's file: created on its first request, changed on any later one (the mock runs
+// beside the client, so it sees the file the client wrote).
+const GREETING = 'Hello from the mock model.';
+const GREETING_NEW = 'Hello again from the mock model.';
+function editCall(tools) {
+  const file = WORKDIR ? path.join(WORKDIR, 'greeting.txt') : 'greeting.txt';
+  const exists = WORKDIR !== '' && fs.existsSync(file);
+  const patch = exists
+    ? `*** Begin Patch\n*** Update File: greeting.txt\n@@\n-${GREETING}\n+${GREETING_NEW}\n*** End Patch\n`
+    : `*** Begin Patch\n*** Add File: greeting.txt\n+${GREETING}\n*** End Patch\n`;
+  const pick = (p, keys) => keys.find((k) => p[k]);
+  const patchTool = findTool(tools, ['apply_patch']);
+  if (patchTool) {
+    const p = props(patchTool);
+    const args = { [pick(p, ['input', 'patchText', 'patch_text', 'patch']) || 'input']: patch };
+    if (p.workdir && WORKDIR) args.workdir = WORKDIR;
+    return { name: patchTool.name, args: fillRequired(patchTool, args, 'Write greeting.txt') };
+  }
+  const t = exists
+    ? findTool(tools, ['edit', 'Edit', 'str_replace', 'str_replace_editor', 'str_replace_based_edit_tool', 'replace'])
+    : findTool(tools, ['create', 'write', 'Write', 'write_file', 'create_file', 'str_replace_editor', 'str_replace_based_edit_tool']);
+  if (t) {
+    const p = props(t);
+    const args = {};
+    args[pick(p, ['file_path', 'filePath', 'path', 'absolute_path', 'file']) || 'path'] = file;
+    if (p.command && Array.isArray(p.command.enum)) args.command = exists ? 'str_replace' : 'create';
+    if (exists) {
+      args[pick(p, ['old_str', 'oldString', 'old_string', 'old_text']) || 'old_str'] = GREETING;
+      args[pick(p, ['new_str', 'newString', 'new_string', 'new_text']) || 'new_str'] = GREETING_NEW;
+    } else args[pick(p, ['file_text', 'content', 'contents', 'text']) || 'content'] = `${GREETING}\n`;
+    return { name: t.name, args: fillRequired(t, args, 'Write greeting.txt') };
+  }
+  const sh = findTool(tools, SHELL_TOOLS);
+  if (!sh) return null;
+  const p = props(sh);
+  const cmd = `apply_patch <<'EOF'\n${patch}EOF\n`;
+  const args = {};
+  if (p.command && p.command.type === 'array') args.command = ['apply_patch', patch];
+  else if (p.cmd) args.cmd = cmd;
+  else args.command = cmd;
+  if (p.workdir && WORKDIR) args.workdir = WORKDIR;
+  return { name: sh.name, args: fillRequired(sh, args, 'Write greeting.txt') };
+}
+
+function shellCall(tools, command, phrase) {
+  const t = findTool(tools, SHELL_TOOLS);
+  if (!t) return null;
+  const p = props(t);
+  const args = {};
+  if (p.command && p.command.type === 'array') args.command = ['bash', '-lc', command];
+  else if (p.cmd) args.cmd = command;
+  else args.command = command;
+  if (p.description) args.description = phrase;
+  if (p.workdir && WORKDIR) args.workdir = WORKDIR;
+  return { name: t.name, args: fillRequired(t, args, phrase) };
+}
+
 function makeToolCall(step, tools) {
+  if (step === 'edit') return editCall(tools);
+  if (step === 'script') return shellCall(tools, 'sh make-banner.sh', 'Run the banner script');
   if (step === 'shell') {
     const t = findTool(tools, SHELL_TOOLS);
     if (!t) return null;

@@ -4,7 +4,9 @@
 # unmodified CLI against mock-llm.cjs on 127.0.0.1, fresh HOME), and copies the session files
 # sivtr reads into fixtures/real/<agent>-<version>/home/ with NOTES.md and run.json beside them.
 # Sets: claude claude-2.1.197 codex pi gemini opencode (default) and qwen copilot kilo continue droid auggie;
-# mcp-claude (Claude Code calling this checkout's `sivtr mcp`; run `npm run build` first).
+# mcp-claude (Claude Code calling this checkout's `sivtr mcp`; run `npm run build` first);
+# codex-edits copilot-edits opencode-edits (the CLI writes a file, so its own record of the change
+# is in the session; fixtures/real/<agent>-<version>-edits/).
 # env: SIVTR_CONFORMANCE_CACHE (installs; default ~/.cache/sivtr-conformance)
 #      VERSIONS=latest (take npm's latest instead of the pins; a new version gets its own set)
 set -euo pipefail
@@ -68,8 +70,9 @@ for n in "${names[@]}"; do
     bash "$HERE/run-mcp-claude.sh" > "$RUNS_ROOT/$n.log" 2>&1 || { echo "driver $n failed:"; tail -20 "$RUNS_ROOT/$n.log"; status=1; }
     continue
   fi
-  [ -n "${PKG[$n]:-}" ] || { echo "unknown set $n (known: ${!PKG[*]} mcp-claude)" >&2; exit 2; }
-  install_one "$n"
+  base="${n%-edits}"
+  [ -n "${PKG[$base]:-}" ] && { [ "$base" = "$n" ] || [ -f "$HERE/run-$n.sh" ]; } || { echo "unknown set $n (known: ${!PKG[*]} mcp-claude codex-edits copilot-edits opencode-edits)" >&2; exit 2; }
+  install_one "$base"
   echo "===== $n"
   case "$n" in
     claude-*) cmd=(env CLAUDE_DIR="$AGENTS_ROOT/$n" SAMPLE_NAME="$n" bash "$HERE/run-claude.sh") ;;

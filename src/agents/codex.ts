@@ -11,7 +11,7 @@ import {
   pushBlock, readDirQuiet, UnreadableFiles, reportSkipped, statOrUndefined, str, titleFrom, toIso,
   joinContent,
 } from './common.js';
-import type { Transcript, Block, DiscoverOptions, Provider, TranscriptSummary, TokenUsage, TurnEnd } from './types.js';
+import type { Transcript, Block, DiscoverOptions, Provider, RawLocator, RecordedChange, TranscriptSummary, TokenUsage, TurnEnd } from './types.js';
 
 type Rec = Record<string, unknown>;
 
@@ -112,6 +112,21 @@ function codexUsage(u: unknown): TokenUsage | undefined {
 
 const MODEL_KINDS = new Set(['assistant', 'thinking', 'tool_call']);
 
+/**
+ * The files of Codex's record of an applied patch: `changes` maps each path to its change
+ * (`{type: add|update|delete, move_path?}`); a move writes its new path too.
+ */
+function changedFiles(changes: unknown): string[] {
+  if (!isObject(changes)) return [];
+  const files: string[] = [];
+  for (const [path, change] of Object.entries(changes)) {
+    files.push(path);
+    const moved = isObject(change) ? (str(change.move_path) ?? (isObject(change.update) ? str(change.update.move_path) : undefined)) : undefined;
+    if (moved !== undefined && !files.includes(moved)) files.push(moved);
+  }
+  return files;
+}
+
 /** The newest block the model wrote in the current turn (a response's usage belongs to it). */
 function lastModelBlock(blocks: Block[]): Block | undefined {
   for (let i = blocks.length - 1; i >= 0; i--) {
@@ -149,6 +164,8 @@ class CodexReader {
   historyBase?: { threadId: string; endByte?: number; endOrdinal?: number };
   /** Exit codes the harness recorded apart from the output (exec_command_end, CommandExecution items). */
   readonly exitCodes = new Map<string, number>();
+  /** Codex's own record of the files each patch call changed (FileChange items, patch_apply_end). */
+  readonly fileChanges = new Map<string, RecordedChange>();
   /**
    * Usage per model response: `token_usage_record` (0.17x, one per response) when the rollout
    * has them, else `token_count` events, counted only when the running total moved (the same
@@ -316,11 +333,17 @@ class CodexReader {
           pushBlock(blocks, 'assistant', stripCitation(text), { timestamp: ts });
         } else if (kind === 'CommandExecution' && typeof item.id === 'string' && num(item.exit_code) !== undefined) {
           this.exitCodes.set(item.id, num(item.exit_code)!);
+        } else if (kind === 'FileChange' && typeof item.id === 'string' && item.status === 'completed') {
+          this.recordChange(item.id, 'FileChange', changedFiles(item.changes));
         }
         return;
       }
       case 'exec_command_end':
         if (typeof p.call_id === 'string' && num(p.exit_code) !== undefined) this.exitCodes.set(p.call_id, num(p.exit_code)!);
+        return;
+      case 'patch_apply_end':
+        // a patch that did not apply changed nothing it can be trusted with
+        if (typeof p.call_id === 'string' && p.success !== false) this.recordChange(p.call_id, 'patch_apply_end', changedFiles(p.changes));
         return;
       case 'token_count': {
         const info = isObject(p.info) ? p.info : undefined;
@@ -356,6 +379,13 @@ class CodexReader {
       default:
         return;
     }
+  }
+
+  recordChange(callId: string, record: string, files: string[]): void {
+    if (files.length === 0 || this.fileChanges.has(callId)) return;
+    const change: RecordedChange = { record, files, scope: 'call' };
+    if (this.at) change.raw = { file: this.at.file, lines: [this.at.line] } satisfies RawLocator;
+    this.fileChanges.set(callId, change);
   }
 
   /** A response's usage, kept with the block it belongs to in each stream until the source is chosen. */
@@ -395,6 +425,11 @@ class CodexReader {
       if (code === undefined) continue;
       b.exitCode = code;
       if (code !== 0) b.isError = true;
+    }
+    // a recorded change goes on the call's output (the call's, when it has none)
+    for (const [callId, change] of this.fileChanges) {
+      const target = blocks.find((b) => b.kind === 'tool_output' && b.callId === callId) ?? blocks.find((b) => b.kind === 'tool_call' && b.callId === callId);
+      if (target) (target.changes ??= []).push(change);
     }
     const source = this.usages.some((u) => u.source === 'record') ? 'record' : 'count';
     for (const u of this.usages) {

@@ -12,7 +12,7 @@ import { firstRecord, headRecords, newJsonlStats, readJsonlNumbered, tailRecords
 import {
   expandHome, homeOf, isInjectedText, isObject, labelToolOutputs, prettyArgs, pushBlock, readDirQuiet, reportSkipped, str, titleFrom, toIso, summariesOfFiles,
 } from './common.js';
-import type { Transcript, Block, DiscoverOptions, Provider, TranscriptSummary, TokenUsage, TurnEnd } from './types.js';
+import type { Transcript, Block, DiscoverOptions, Provider, RecordedChange, TranscriptSummary, TokenUsage, TurnEnd } from './types.js';
 
 type Rec = Record<string, unknown>;
 
@@ -49,6 +49,14 @@ function copilotUsage(data: Rec): TokenUsage | undefined {
   return Object.keys(usage).length > 0 ? usage : undefined;
 }
 
+const stringsOf = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string' && x !== '') : []);
+
+/** `tool.execution_complete.fileEdits`: `[{path, kind: create|edit}]`, the files this call changed. */
+const callEdits = (data: Rec): string[] => (Array.isArray(data.fileEdits) ? data.fileEdits.filter(isObject).map((f) => str(f.path)).filter((p): p is string => p !== undefined && p !== '') : []);
+
+/** `session.shutdown.codeChanges.filesModified`: every file changed in the session so far (it is cumulative). */
+const shutdownFiles = (data: Rec): string[] => stringsOf(isObject(data.codeChanges) ? data.codeChanges.filesModified : undefined);
+
 /** Blocks of a whole events file; `events` in file order, with their line numbers in `file`. */
 function eventBlocks(events: Iterable<{ e: Rec; line: number }>, file: string): Parsed {
   const blocks: Block[] = [];
@@ -61,6 +69,8 @@ function eventBlocks(events: Iterable<{ e: Rec; line: number }>, file: string): 
   let usage: TokenUsage | undefined;
   /** The last model message asked for no tools: the next turn_end closes the user's turn. */
   let answered = false;
+  /** Files an earlier shutdown already listed: its list is the session's so far, not the process's. */
+  const listed = new Set<string>();
   const end = (state: TurnEnd['state'], evidence: string, line: number, at: string | undefined): void => {
     const last = blocks.at(-1);
     if (last) last.ended = { state, evidence, raw: { file, lines: [line] }, at };
@@ -131,6 +141,19 @@ function eventBlocks(events: Iterable<{ e: Rec; line: number }>, file: string): 
         const failed = data.success === false || (exit !== undefined && exit !== 0);
         const callId = str(data.toolCallId);
         pushBlock(blocks, 'tool_output', text || (note ? '(no output)' : ''), { timestamp, callId, label: callId ? calls.get(callId)?.label : undefined, isError: failed ? true : undefined, exitCode: exit });
+        const edits = data.success === false ? [] : callEdits(data);
+        if (edits.length > 0 && callId && blocks.length > from) blocks.at(-1)!.changes = [{ record: 'fileEdits', files: edits, scope: 'call' }];
+        break;
+      }
+      case 'session.shutdown': {
+        // the shutdown has no block of its own: its news (files no earlier shutdown listed) goes on the last one
+        const files = shutdownFiles(data).filter((f) => !listed.has(f));
+        for (const f of files) listed.add(f);
+        const last = blocks.at(-1);
+        if (files.length > 0 && last) {
+          const change: RecordedChange = { record: 'codeChanges.filesModified', files, scope: 'turn', raw: { file, lines: [line] } };
+          (last.changes ??= []).push(change);
+        }
         break;
       }
       case 'session.compaction_complete':

@@ -220,6 +220,12 @@ export function openCodeBlocks(messages: Message[], db?: string): { blocks: Bloc
         else if (state.status === 'error') pushBlock(blocks, 'tool_output', str(state.error) ?? 'error', { timestamp, label, callId, isError: true });
         else pending = true;
       } else if (p.type === 'file') pushBlock(blocks, 'assistant', filePlaceholder(p), { timestamp });
+      else if (p.type === 'patch') {
+        // OpenCode's snapshot of what this step changed (any tool, the shell too): on the step's last block
+        const files = Array.isArray(p.files) ? p.files.filter((f): f is string => typeof f === 'string' && f !== '') : [];
+        const last = blocks.at(-1);
+        if (files.length > 0 && last) (last.changes ??= []).push({ record: 'patch', files, scope: 'turn', ...(db ? { raw: { db, table: 'part', column: 'id', ids: [m.partIds[k]!] } } : {}) });
+      }
       if (db) for (let i = partFrom; i < blocks.length; i++) blocks[i]!.raw = { db, table: 'part', column: 'id', ids: [m.partIds[k]!] };
     }
     const usage = openCodeUsage(m.data.tokens);

@@ -61,6 +61,25 @@ export type TurnEnd = {
 /** How an agent cut a tool output, as it recorded it (Pi: `details.truncation`, `fullOutputPath`). */
 export type ToolTruncation = { fullOutputPath?: string; totalLines?: number; shownLines?: number; totalBytes?: number; shownBytes?: number };
 
+/**
+ * Files the agent itself recorded as changed (Codex FileChange items and patch_apply_end events,
+ * Copilot fileEdits and session.shutdown codeChanges, OpenCode patch parts), apart from what a
+ * tool's arguments say. The file ledger counts them as observed writes.
+ */
+export type RecordedChange = {
+  /** The provider's record, as the ledger names the rule: `FileChange`, `codeChanges.filesModified`, `patch`, … */
+  record: string;
+  /** As recorded: absolute, or relative to the session's directory. */
+  files: string[];
+  /**
+   * `call`: the changes of this block's tool call (its callId); `turn`: changes of this turn
+   * that the record does not tie to one call (a step's or a process's summary).
+   */
+  scope: 'call' | 'turn';
+  /** The record itself, when it is not the block's own. */
+  raw?: RawLocator;
+};
+
 export type BlockFacts = {
   /** Tool name for tool_call / tool_output. */
   label?: string;
@@ -83,6 +102,8 @@ export type BlockFacts = {
   usage?: TokenUsage;
   /** The record(s) of the agent's files this block was read from. */
   raw?: RawLocator;
+  /** File changes the agent recorded for this block's call or turn. */
+  changes?: RecordedChange[];
   /** tool_output: the agent cut the output before recording it (its own figures; the full text's path when it kept one). */
   truncated?: ToolTruncation;
   /**

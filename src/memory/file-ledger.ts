@@ -135,38 +135,65 @@ function observedWrites(part: Part, cwd: string | undefined): { path: string; ru
   return [];
 }
 
-/** The writes one unit (a turn or a terminal record) proves, in part order. */
+/**
+ * The writes one unit (a turn or a terminal record) proves, in part order. A change the agent
+ * recorded itself is one more observed write only where nothing before it in the unit proves
+ * it: a call's record against that call's own writes, a record of several calls (a step's or a
+ * process's summary) against every write of the turn before it. Deciding within the unit keeps
+ * a turn's count the same whether it is counted alone or with its session.
+ */
 export function unitWrites(unit: Unit): FileWrite[] {
   const out: FileWrite[] = [];
   // read once: a terminal record's parts are built from its log line on every access
   const parts = unit.parts;
   const cwd = unit.cwd;
   const failed = unprovenCalls(parts);
+  const byCall = new Map<string, Set<string>>();
+  const inTurn = new Set<string>();
   for (const part of parts) {
-    if (part.kind !== 'tool_call' && part.kind !== 'command' && part.kind !== 'tool_output') continue;
-    if (failed.has(part)) continue;
     const ref = partRef(unit, part.n);
     const at = part.timestamp ?? unit.at;
     const add = (w: Omit<FileWrite, 'ref'>): void => {
       const full: FileWrite = { ...w, ref };
       if (at !== undefined) full.at = at;
       out.push(full);
-    };
-    if (part.kind === 'tool_output') {
-      for (const m of part.text.matchAll(RECORDED_DIFF)) add({ path: resolvePath(m[1]!, cwd), how: 'observed', rule: 'recorded diff' });
-      continue;
-    }
-    const shell = shellCallOf(part);
-    if (shell) {
-      const dir = shell.cwd ?? cwd;
-      for (const w of shellWrites(shell.command, dir !== undefined && dir.startsWith('/') ? dir : undefined)) {
-        add(w.host !== undefined ? { path: w.path, host: w.host, how: 'derived', rule: w.rule } : { path: w.path, how: 'derived', rule: w.rule });
+      inTurn.add(fileKey(full));
+      if (part.callId !== undefined) {
+        let paths = byCall.get(part.callId);
+        if (!paths) byCall.set(part.callId, (paths = new Set()));
+        paths.add(fileKey(full));
       }
-      continue;
+    };
+    if (part.kind === 'tool_call' || part.kind === 'command' || part.kind === 'tool_output') {
+      if (!failed.has(part)) proofsOf(part, cwd, add);
     }
-    if (part.kind === 'tool_call') for (const w of observedWrites(part, cwd)) add({ path: w.path, how: 'observed', rule: w.rule });
+    for (const change of part.changes ?? []) {
+      const seen = change.scope === 'call' ? (part.callId !== undefined ? byCall.get(part.callId) : undefined) : inTurn;
+      for (const file of change.files) {
+        const path = resolvePath(file, cwd);
+        if (seen?.has(fileKey({ path }))) continue;
+        add({ path, how: 'observed', rule: change.record });
+      }
+    }
   }
   return out;
+}
+
+/** What one tool call, tool output or terminal command proves from its own text and arguments. */
+function proofsOf(part: Part, cwd: string | undefined, add: (w: Omit<FileWrite, 'ref'>) => void): void {
+  if (part.kind === 'tool_output') {
+    for (const m of part.text.matchAll(RECORDED_DIFF)) add({ path: resolvePath(m[1]!, cwd), how: 'observed', rule: 'recorded diff' });
+    return;
+  }
+  const shell = shellCallOf(part);
+  if (shell) {
+    const dir = shell.cwd ?? cwd;
+    for (const w of shellWrites(shell.command, dir !== undefined && dir.startsWith('/') ? dir : undefined)) {
+      add(w.host !== undefined ? { path: w.path, host: w.host, how: 'derived', rule: w.rule } : { path: w.path, how: 'derived', rule: w.rule });
+    }
+    return;
+  }
+  if (part.kind === 'tool_call') for (const w of observedWrites(part, cwd)) add({ path: w.path, how: 'observed', rule: w.rule });
 }
 
 /** Every write of these units. */

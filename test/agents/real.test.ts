@@ -18,13 +18,19 @@ const NEXT = 'Next: run `echo hello` again.';
 const THIRD = 'Third question, plain text please: what is 6 times 7?';
 const SUBAGENT = 'Subagent: ask a subagent to say hello.';
 const SUBAGENT_TASK = 'Please run `echo hello` in the shell and report what it printed.';
+// the *-edits sets (run-<agent>-edits.sh): the mock writes greeting.txt, then runs a script
+const P_CREATE = 'Please create greeting.txt with a short greeting.';
+const P_CHANGE = 'Now change the greeting in greeting.txt.';
+const P_SCRIPT = 'Last: run `sh make-banner.sh` in the shell.';
 
 // The mock's answers: a plain answer echoes the prompt; after tools it quotes their results and
 // adds a second message (one text with a blank line where the API has a single content string).
 const plain = (prompt: string): string => `Plain text answer from the mock model. You said: "${prompt.trim().slice(0, 80)}".`;
 const afterTools = (reads: boolean): RegExp =>
   new RegExp(`^Done\\. The tool results were: ".*hello.*"${reads ? ' and ".*banana.*"' : ''}\\. Final answer: the command printed hello\\.\\n\\nThat is everything the tools showed\\.$`, 's');
-const COMMENTARY = ['I will run the command with the shell tool.', 'Now I will read notes.txt.'];
+const COMMENTARY = ['I will run the command with the shell tool.', 'Now I will read notes.txt.', 'I will write greeting.txt.', 'I will run the banner script.'];
+/** The reply after a tool that printed no `hello`: the mock quotes whatever it printed. */
+const afterAnyTool = /^Done\. The tool results were: ".*"\. Final answer: the command printed hello\.\n\nThat is everything the tools showed\.$/s;
 
 type Tool = { name: string; input: RegExp; output: RegExp };
 type TurnX = { user: string; reply: string | RegExp; tools?: Tool[]; compaction?: boolean };
@@ -39,6 +45,7 @@ const NOTES_OUT = /^These are my notes\. The secret word is banana\.$/;
 /** The sessions each driver made, per provider (ids from run.json). */
 function expected(run: Run): SessionX[] {
   const { main, fork } = run.ids;
+  if (run.set.endsWith('-edits')) return expectedEdits(run);
   switch (run.agent) {
     case 'claude': {
       const bash: Tool = { name: 'Bash', input: /echo hello/, output: SHELL_OUT };
@@ -191,6 +198,48 @@ function expected(run: Run): SessionX[] {
   }
 }
 
+/** The *-edits sets: one session, greeting.txt created and changed with the agent's own tools. */
+function expectedEdits(run: Run): SessionX[] {
+  const main = run.ids.main!;
+  const turn = (user: string, tool: Tool): TurnX => ({ user, reply: afterAnyTool, tools: [tool] });
+  switch (run.agent) {
+    case 'codex': {
+      // no edit tool for an unknown model: apply_patch as a shell command, which Codex applies itself
+      const patch = (output: RegExp): Tool => ({ name: 'exec_command', input: /apply_patch <<'EOF'/, output });
+      return [{ id: main, title: P_CREATE, turns: [turn(P_CREATE, patch(/Success\. Updated the following files:\nA greeting\.txt/)), turn(P_CHANGE, patch(/M greeting\.txt/))] }];
+    }
+    case 'copilot':
+      return [
+        {
+          id: main,
+          title: P_CREATE,
+          turns: [
+            turn(P_CREATE, { name: 'create', input: /greeting\.txt/, output: /^Created file .*greeting\.txt/ }),
+            turn(P_CHANGE, { name: 'edit', input: /Hello again from the mock model/, output: /greeting\.txt updated/ }),
+            turn(P_SCRIPT, { name: 'bash', input: /sh make-banner\.sh/, output: /^(\(no output\))?$/ }),
+          ],
+        },
+      ];
+    case 'opencode': {
+      const q = (s: string): string => `"${s}"`;
+      return [
+        {
+          id: main,
+          title: 'Mock session title',
+          turns: [
+            turn(q(P_CREATE), { name: 'write', input: /greeting\.txt/, output: /^Wrote file successfully\.$/ }),
+            turn(q(P_CHANGE), { name: 'edit', input: /Hello again from the mock model/, output: /^Edit applied successfully\.$/ }),
+            // OpenCode's bash tool records "(no output)" for a silent command
+            turn(q(P_SCRIPT), { name: 'bash', input: /sh make-banner\.sh/, output: /^\(no output\)$/ }),
+          ],
+        },
+      ];
+    }
+    default:
+      return [];
+  }
+}
+
 type Listed = { ref: string; source: string; id: string; cwd?: string; title?: string; turns?: number; parent?: string };
 type ShownBlock = { part: number; kind: string; text: string; label?: string; callId?: string; commentary?: boolean };
 type ShownTurn = { ref: string; turn: number; blocks: ShownBlock[] };
@@ -324,7 +373,7 @@ for (const set of sets) {
     });
 
     // forks replay their parent's turns with the parent's timestamps in these five
-    test.runIf(['claude', 'codex', 'pi', 'gemini', 'opencode'].includes(run.agent))('search finds a turn a fork replays once, not once per session carrying it', () => {
+    test.runIf(['claude', 'codex', 'pi', 'gemini', 'opencode'].includes(run.agent) && !run.set.endsWith('-edits'))('search finds a turn a fork replays once, not once per session carrying it', () => {
       const r = cli(['search', run.agent, 'banana', '--format', 'refs', '--limit', '50']);
       expect(r.code).toBe(0);
       const refs = r.stdout.trim().split('\n').filter(Boolean);

@@ -1,6 +1,8 @@
 // `sivtr files` as a user runs it: hand-made sessions whose writes are known, and the genuine
-// transcripts of fixtures/real (which only run `echo hello` and read notes.txt: nothing written).
-import { cpSync, existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+// transcripts of fixtures/real (which only run `echo hello` and read notes.txt: nothing written;
+// the *-edits sets, where the CLI wrote greeting.txt and banner.txt, hold the agents' own records
+// of those changes).
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cleanEnv, ROOT, runCli, tempDir } from '../helpers/cli.js';
@@ -110,7 +112,7 @@ describe('sivtr files on a hand-made session', () => {
 
 describe('sivtr files on the genuine transcripts', () => {
   const REAL = join(ROOT, 'fixtures', 'real');
-  const sets = readdirSync(REAL).filter((s) => existsSync(join(REAL, s, 'home')));
+  const sets = readdirSync(REAL).filter((s) => existsSync(join(REAL, s, 'home')) && !s.endsWith('-edits'));
   it.each(sets)('%s: reads and `echo hello` prove no write', (set) => {
     const { path: home, cleanup } = tempDir();
     try {
@@ -125,6 +127,124 @@ describe('sivtr files on the genuine transcripts', () => {
       }
     } finally {
       cleanup();
+    }
+  });
+});
+
+type LedgerJson = { files: number; writes: number; items: { path: string; writes: number; rules: string[]; refs: string[] }[] };
+
+/**
+ * A *-edits set of fixtures/real in a temp HOME, its recorded project directory kept; `edit`
+ * may rewrite each JSON record of a JSONL file (return undefined to keep it as it is).
+ */
+function editsHome(set: string, edit?: (rec: Record<string, unknown>) => Record<string, unknown> | undefined): { env: NodeJS.ProcessEnv; cwd: string; id: string; cleanup: () => void } {
+  const REAL = join(ROOT, 'fixtures', 'real', set);
+  const run = JSON.parse(readFileSync(join(REAL, 'run.json'), 'utf8')) as { cwd: string; ids: { main: string } };
+  const { path: home, cleanup } = tempDir();
+  cpSync(join(REAL, 'home'), home, { recursive: true });
+  if (edit) {
+    const walk = (d: string): void => {
+      for (const e of readdirSync(d, { withFileTypes: true })) {
+        const p = join(d, e.name);
+        if (e.isDirectory()) walk(p);
+        else if (e.name.endsWith('.jsonl')) {
+          const lines = readFileSync(p, 'utf8').split('\n').map((l) => (l.trim() === '' ? l : JSON.stringify(edit(JSON.parse(l) as Record<string, unknown>) ?? JSON.parse(l))));
+          writeFileSync(p, lines.join('\n'));
+        }
+      }
+    };
+    walk(home);
+  }
+  return { env: cleanEnv(home), cwd: run.cwd, id: run.ids.main, cleanup };
+}
+
+const ledger = (env: NodeJS.ProcessEnv, ref: string): LedgerJson => {
+  const r = runCli(['files', ref, '--json'], { env });
+  expect(r.code, r.stderr).toBe(0);
+  return JSON.parse(r.stdout) as LedgerJson;
+};
+const rows = (l: LedgerJson): string[][] => l.items.map((f) => [f.path, String(f.writes), f.rules.join(), f.refs.join(' ')]);
+
+describe('sivtr files: changes the agents recorded themselves (genuine *-edits sets)', () => {
+  it('OpenCode: a patch part proves the file a shell script wrote; the write and edit tools are not counted twice', () => {
+    const h = editsHome('opencode-1.18.33-edits');
+    try {
+      const ref = `opencode/${h.id}`;
+      const l = ledger(h.env, ref);
+      const short = `opencode/${h.id}`;
+      expect(rows(l)).toEqual([
+        [`${h.cwd}/greeting.txt`, '2', 'observed:write,observed:edit', `${short}/1/p3 ${short}/2/p3`],
+        [`${h.cwd}/banner.txt`, '1', 'observed:patch', `${short}/3/p4`],
+      ]);
+      expect([l.files, l.writes]).toEqual([2, 3]);
+      // overview and the text view count the same ledger
+      const overview = JSON.parse(runCli(['overview', ref, '--json'], { env: h.env }).stdout) as { files: { files: number; writes: number }; turns: { files: { writes: number } }[] };
+      expect(overview.files).toEqual({ files: 2, writes: 3 });
+      expect(runCli(['files', ref], { env: h.env }).stdout.split('\n')[0]).toBe(`${ref}: 2 files, 3 writes`);
+    } finally {
+      h.cleanup();
+    }
+  });
+
+  it('Copilot: create and edit count once each although fileEdits and session.shutdown record them again', () => {
+    const h = editsHome('copilot-1.0.102-edits');
+    try {
+      const l = ledger(h.env, `copilot/${h.id}`);
+      const short = `copilot/${h.id}`;
+      expect(rows(l)).toEqual([[`${h.cwd}/greeting.txt`, '2', 'observed:create,observed:edit', `${short}/1/p3 ${short}/2/p3`]]);
+    } finally {
+      h.cleanup();
+    }
+  });
+
+  it('Copilot: with the tool arguments blanked (edited copy), fileEdits is the proof; without it, the first shutdown that lists the file', () => {
+    const blank = (data: Record<string, unknown>): void => {
+      if (data.arguments) data.arguments = {};
+      if (Array.isArray(data.toolRequests)) for (const t of data.toolRequests as Record<string, unknown>[]) t.arguments = {};
+    };
+    const noArgs = editsHome('copilot-1.0.102-edits', (rec) => {
+      if (rec.data && typeof rec.data === 'object') blank(rec.data as Record<string, unknown>);
+      return rec;
+    });
+    try {
+      const short = `copilot/${noArgs.id}`;
+      expect(rows(ledger(noArgs.env, `copilot/${noArgs.id}`))).toEqual([[`${noArgs.cwd}/greeting.txt`, '2', 'observed:fileEdits', `${short}/1/p4 ${short}/2/p4`]]);
+    } finally {
+      noArgs.cleanup();
+    }
+    const onlyShutdown = editsHome('copilot-1.0.102-edits', (rec) => {
+      if (rec.data && typeof rec.data === 'object') {
+        blank(rec.data as Record<string, unknown>);
+        delete (rec.data as Record<string, unknown>).fileEdits;
+      }
+      return rec;
+    });
+    try {
+      const short = `copilot/${onlyShutdown.id}`;
+      // codeChanges is cumulative: the later shutdowns list the same file again and add nothing
+      expect(rows(ledger(onlyShutdown.env, `copilot/${onlyShutdown.id}`))).toEqual([[`${onlyShutdown.cwd}/greeting.txt`, '1', 'observed:codeChanges.filesModified', `${short}/1/p5`]]);
+    } finally {
+      onlyShutdown.cleanup();
+    }
+  });
+
+  it('Codex: the FileChange item of each apply_patch is the same write the command shows; with the command blanked (edited copy) it alone proves it', () => {
+    const genuine = editsHome('codex-0.171.0-edits');
+    const short = `codex/${genuine.id}`;
+    try {
+      expect(rows(ledger(genuine.env, `codex/${genuine.id}`))).toEqual([[`${genuine.cwd}/greeting.txt`, '2', 'derived:apply_patch', `${short}/1/p3 ${short}/2/p3`]]);
+    } finally {
+      genuine.cleanup();
+    }
+    const blanked = editsHome('codex-0.171.0-edits', (rec) => {
+      const p = rec.payload as Record<string, unknown> | undefined;
+      if (p?.type === 'function_call') p.arguments = JSON.stringify({ cmd: 'true' });
+      return rec;
+    });
+    try {
+      expect(rows(ledger(blanked.env, `codex/${blanked.id}`))).toEqual([[`${blanked.cwd}/greeting.txt`, '2', 'observed:FileChange', `${short}/1/p4 ${short}/2/p4`]]);
+    } finally {
+      blanked.cleanup();
     }
   });
 });
@@ -158,6 +278,45 @@ describe('sivtr files on a Codex rollout', () => {
         ['/srv/api/src/health.ts', 'observed:apply_patch', `codex/${id}/1/p2`],
         ['/srv/api/src/app.ts', 'observed:apply_patch', `codex/${id}/1/p2`],
         ['/srv/api/docs/notes.md', 'derived:>', `codex/${id}/1/p4`],
+      ]);
+    } finally {
+      cleanup();
+    }
+  });
+});
+
+describe('sivtr files: Codex patch_apply_end (hand-made, the event as the format documents it; 0.171 writes FileChange items instead)', () => {
+  it('counts the changes of a patch that applied, with a move writing both paths, and nothing of one that failed', () => {
+    const { path: home, cleanup } = tempDir();
+    try {
+      const id = '0199b0d4-6666-7c3d-9f00-aabbccddeeff';
+      const dir = join(home, '.codex', 'sessions', '2026', '11', '30');
+      mkdirSync(dir, { recursive: true });
+      const at = '2026-11-30T10:00:00.000Z';
+      const rec = (type: string, payload: unknown) => JSON.stringify({ timestamp: at, type, payload });
+      // the calls run a program whose writes no command line shows; only Codex's records name them
+      writeFileSync(
+        join(dir, `rollout-2026-11-30T10-00-00-${id}.jsonl`),
+        [
+          rec('session_meta', { id, timestamp: at, cwd: '/srv/api', originator: 'codex_cli_rs', cli_version: '0.120.0', source: 'cli' }),
+          rec('response_item', { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'rename the module' }] }),
+          rec('response_item', { type: 'function_call', call_id: 'c1', name: 'shell', arguments: JSON.stringify({ command: ['codegen'] }) }),
+          rec('event_msg', { type: 'patch_apply_end', call_id: 'c1', stdout: 'Success.', stderr: '', success: true, changes: { '/srv/api/old.ts': { type: 'update', unified_diff: '', move_path: '/srv/api/new.ts' }, '/srv/api/index.ts': { type: 'add', content: 'x' } } }),
+          rec('response_item', { type: 'function_call_output', call_id: 'c1', output: 'done' }),
+          rec('response_item', { type: 'function_call', call_id: 'c2', name: 'shell', arguments: JSON.stringify({ command: ['codegen', '--again'] }) }),
+          rec('event_msg', { type: 'patch_apply_end', call_id: 'c2', stdout: '', stderr: 'context mismatch', success: false, changes: { '/srv/api/broken.ts': { type: 'update', unified_diff: '' } } }),
+          rec('response_item', { type: 'function_call_output', call_id: 'c2', output: 'failed' }),
+          rec('response_item', { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'Renamed.' }], phase: 'final_answer' }),
+          rec('event_msg', { type: 'task_complete', turn_id: 't1' }),
+        ].join('\n') + '\n',
+      );
+      const r = runCli(['files', `codex/${id}`, '--json'], { env: cleanEnv(home) });
+      expect(r.code, r.stderr).toBe(0);
+      const json = JSON.parse(r.stdout) as LedgerJson;
+      expect(rows(json)).toEqual([
+        ['/srv/api/old.ts', '1', 'observed:patch_apply_end', `codex/${id}/1/p3`],
+        ['/srv/api/new.ts', '1', 'observed:patch_apply_end', `codex/${id}/1/p3`],
+        ['/srv/api/index.ts', '1', 'observed:patch_apply_end', `codex/${id}/1/p3`],
       ]);
     } finally {
       cleanup();

@@ -28,6 +28,14 @@ const EXPECTED: Record<string, { tool: string; first: string[]; cwd: boolean; ou
   auggie: { tool: 'launch-process', first: ['echo hello'], cwd: true, output: 'hello' },
 };
 
+/** The *-edits sets (run-<agent>-edits.sh): every shell command of the session, in order. */
+const EDITS: Record<string, RegExp[]> = {
+  // Codex applies a patch it is given as a shell command itself, but the call is still exec_command
+  codex: [/^apply_patch <<'EOF'\n\*\*\* Begin Patch\n\*\*\* Add File: greeting\.txt\n/, /^apply_patch <<'EOF'\n\*\*\* Begin Patch\n\*\*\* Update File: greeting\.txt\n/],
+  copilot: [/^sh make-banner\.sh$/],
+  opencode: [/^sh make-banner\.sh$/],
+};
+
 let tmp: ReturnType<typeof tempDir>;
 beforeAll(() => {
   tmp = tempDir('sivtr-shell-calls-');
@@ -41,6 +49,19 @@ describe('genuine transcripts', () => {
 
   for (const set of sets) {
     const run = JSON.parse(readFileSync(join(REAL, set, 'run.json'), 'utf8')) as { agent: string; cwd: string };
+    if (set.endsWith('-edits')) {
+      it(`${set}: the commands the agent ran`, async () => {
+        const home = join(tmp.path, set);
+        cpSync(join(REAL, set, 'home'), home, { recursive: true });
+        const env = cleanEnv(home);
+        const provider = findProvider(run.agent)!;
+        const commands: string[] = [];
+        for await (const s of provider.discover({ env })) commands.push(...shellCalls((await provider.load(s, { env })).blocks).map((c) => c.command));
+        expect(commands).toHaveLength(EDITS[run.agent]!.length);
+        commands.forEach((c, i) => expect(c).toMatch(EDITS[run.agent]![i]!));
+      });
+      continue;
+    }
     const want = EXPECTED[run.agent];
     if (!want) continue;
     it(`${set}: the commands the agent ran, with cwd and output`, async () => {
