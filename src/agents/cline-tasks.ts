@@ -16,7 +16,7 @@ import {
   expandHome, homeOf, imagePlaceholder, isObject, joinContent, labelToolOutputs, prettyArgs, pushBlock, readDirQuiet,
   statOrUndefined, str, titleFrom, toIso, UnreadableFiles,
 } from './common.js';
-import type { Transcript, Block, DiscoverOptions, Provider, TranscriptSummary } from './types.js';
+import type { Transcript, Block, DiscoverOptions, Provider, TokenUsage, TranscriptSummary } from './types.js';
 
 type Rec = Record<string, unknown>;
 
@@ -104,6 +104,24 @@ function userPart(blocks: Block[], text: string, timestamp: string | undefined):
   pushBlock(blocks, 'user', prompt, { timestamp });
 }
 
+const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) && v >= 0 ? v : undefined);
+
+/**
+ * `metrics.tokens` of an assistant message (Cline 3.x): `prompt` counts the cached tokens too
+ * (`cached` is the part of it served from the cache), so fresh input is the difference.
+ */
+function taskUsage(m: Rec): TokenUsage | undefined {
+  const tokens = isObject(m.metrics) && isObject(m.metrics.tokens) ? m.metrics.tokens : undefined;
+  if (!tokens) return undefined;
+  const prompt = num(tokens.prompt);
+  const cached = num(tokens.cached);
+  const usage: TokenUsage = {};
+  if (prompt !== undefined) usage.input = Math.max(0, prompt - (cached ?? 0));
+  if (num(tokens.completion) !== undefined) usage.output = num(tokens.completion);
+  if (cached !== undefined) usage.cacheRead = cached;
+  return Object.keys(usage).length > 0 ? usage : undefined;
+}
+
 /** `file`: the api_conversation_history.json they came from, for raw locators (`/<index>`). */
 export function taskBlocks(messages: unknown[], file?: string): { blocks: Block[]; open: boolean } {
   const blocks: Block[] = [];
@@ -115,6 +133,8 @@ export function taskBlocks(messages: unknown[], file?: string): { blocks: Block[
     taskMessage(m, blocks, (f) => (finished = f), wasFinished);
     const raw = file ? { file, pointers: [`/${index}`] } : undefined;
     if (raw) for (let i = from; i < blocks.length; i++) blocks[i]!.raw = raw;
+    const usage = m.role === 'assistant' ? taskUsage(m) : undefined;
+    if (usage && blocks.length > from) blocks[from]!.usage = usage;
     // attempt_completion: the agent's own record that it considers the task done
     if (finished && m.role === 'assistant' && blocks.length > 0) blocks.at(-1)!.ended = { state: 'completed', evidence: 'attempt_completion', at: toIso(m.ts), ...(raw ? { raw } : {}) };
   }

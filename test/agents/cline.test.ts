@@ -37,6 +37,26 @@ describe('cline, roo and kilo (legacy extension)', () => {
     expect(out.stdout.trimEnd()).toBe('A missing declaration.\n\nThe build fails because `x` is not declared in src/a.ts.');
   });
 
+  it('reads the tokens Cline records per assistant message (metrics.tokens: prompt includes the cached part)', () => {
+    const work = join(tmp.path, 'proj');
+    mkdirSync(work);
+    const storage = join(tmp.path, '.cline', 'data');
+    const messages = nativeTask(work) as Record<string, unknown>[];
+    messages[1]!.metrics = { tokens: { prompt: 1200, completion: 80, cached: 1000 }, cost: 0.01 };
+    messages[3]!.metrics = { tokens: { prompt: 1500, completion: 40, cached: 1200 } };
+    messages[5]!.metrics = { tokens: { prompt: 1700, completion: 30, cached: 0 } };
+    task(storage, 'metered', messages, 1764000000000);
+    const e = cleanEnv(tmp.path);
+    const facts = JSON.parse(runCli(['overview', 'cline/metered', '--json'], { env: e, cwd: work }).stdout) as { tokens?: unknown };
+    // a cache re-read is not input: 200 + 300 + 1700 fresh, 1000 + 1200 + 0 read from the cache
+    expect(facts.tokens).toEqual({ input: 2200, output: 150, cacheRead: 2200 });
+    const turns = JSON.parse(runCli(['turns', 'cline/metered', '--json'], { env: e, cwd: work }).stdout) as { tokens?: unknown }[];
+    expect(turns.map((t) => t.tokens)).toEqual([{ input: 500, output: 120, cacheRead: 2200 }, { input: 1700, output: 30, cacheRead: 0 }]);
+    // a task written before metrics existed records none: no figure, never a zero
+    task(storage, 'old', xmlTask(), 1700000000000);
+    expect((JSON.parse(runCli(['overview', 'cline/old', '--json'], { env: e, cwd: work }).stdout) as { tokens?: unknown }).tokens).toBeUndefined();
+  });
+
   it('reads the XML era: tool calls inside the text, results as user text, thinking apart', () => {
     const storage = join(tmp.path, '.cline', 'data');
     task(storage, 'old', xmlTask(), 1700000000000);
