@@ -24,7 +24,7 @@ import { basename, dirname, join } from 'node:path';
 import { warn } from '../errors.js';
 import { firstRecord, headRecords, newJsonlStats, readJsonlNumbered, tailRecords } from '../session/jsonl.js';
 import { expandHome, homeOf, imagePlaceholder, isObject, joinContent, labelToolOutputs, prettyArgs, pushBlock, readDirQuiet, reportSkipped, statOrUndefined, str, titleFrom, toIso, UnreadableFiles } from './common.js';
-import type { Transcript, Block, DiscoverOptions, Provider, TranscriptSummary } from './types.js';
+import type { Transcript, Block, DiscoverOptions, Provider, TokenUsage, TranscriptSummary } from './types.js';
 
 type Rec = Record<string, unknown>;
 const HEAD_BYTES = 64 * 1024;
@@ -74,6 +74,21 @@ function outputText(output: unknown): string {
   return joinContent(output, (p) => (typeof p === 'string' ? p : isObject(p) && p.type === 'text' ? str(p.text) ?? '' : undefined));
 }
 
+const count = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) && v >= 0 ? v : undefined);
+
+/** StatusUpdate's `token_usage`: `input_other` is the fresh input, the cache reads and writes are apart. */
+function kimiUsage(u: unknown): TokenUsage | undefined {
+  if (!isObject(u)) return undefined;
+  const usage: TokenUsage = {};
+  if (count(u.input_other) !== undefined) usage.input = count(u.input_other);
+  if (count(u.output) !== undefined) usage.output = count(u.output);
+  if (count(u.input_cache_read) !== undefined) usage.cacheRead = count(u.input_cache_read);
+  if (count(u.input_cache_creation) !== undefined) usage.cacheWrite = count(u.input_cache_creation);
+  return Object.keys(usage).length > 0 ? usage : undefined;
+}
+
+const MODEL_KINDS = new Set(['assistant', 'thinking', 'tool_call']);
+
 type Pending = ({ kind: 'assistant' | 'thinking'; text: string; timestamp?: string } | { kind: 'call'; id?: string; name?: string; args: string; timestamp?: string }) & { lines: number[] };
 
 /** Streams the wire into blocks: deltas of one kind are joined until something else arrives. */
@@ -82,6 +97,10 @@ class WireReader {
   turnOpen = false;
   sawTurn = false;
   private pending?: Pending;
+  /** Where the current step's blocks start: its StatusUpdate's usage goes on the first the model wrote. */
+  private stepStart = 0;
+  /** One usage per model response (by message_id: a step may repeat its StatusUpdate). */
+  private readonly usages = new Map<string, { from: number; usage: TokenUsage }>();
   /** The wire file and the line being read: blocks name the lines their deltas came on. */
   file?: string;
   line = 0;
@@ -144,7 +163,17 @@ class WireReader {
         pushBlock(this.blocks, 'user', userText(p.user_input), { timestamp });
         this.turnOpen = true;
         this.sawTurn = true;
+        this.stepStart = this.blocks.length;
         break;
+      case 'StepBegin':
+        this.flush();
+        this.stepStart = this.blocks.length;
+        break;
+      case 'StatusUpdate': {
+        const usage = kimiUsage(p.token_usage);
+        if (usage) this.usages.set(str(p.message_id) ?? `line ${this.line}`, { from: this.stepStart, usage });
+        break;
+      }
       case 'ContentPart':
         if (p.type === 'text') this.delta('assistant', str(p.text), timestamp);
         else if (p.type === 'think') this.delta('thinking', str(p.think), timestamp);
@@ -186,6 +215,12 @@ class WireReader {
 
   finish(): Block[] {
     this.flush();
+    for (const { from, usage } of this.usages.values()) {
+      const target = this.blocks.slice(from).find((b) => MODEL_KINDS.has(b.kind));
+      if (!target) continue;
+      if (!target.usage) target.usage = { ...usage };
+      else for (const k of ['input', 'output', 'cacheRead', 'cacheWrite'] as const) if (usage[k] !== undefined) target.usage[k] = (target.usage[k] ?? 0) + usage[k]!;
+    }
     labelToolOutputs(this.blocks);
     return this.blocks;
   }

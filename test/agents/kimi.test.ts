@@ -34,8 +34,11 @@ describe('kimi', () => {
     expect(String(blocks[3]!.text)).toContain('ls | wc -l');
     expect(blocks[4]).toMatchObject({ text: '42', label: 'Shell', callId: 'tc_1' });
     // each block names the wire lines it was read from: a streamed one every line of its deltas
-    expect(blocks.map((b) => (b.raw as { lines: number[] }).lines)).toEqual([[2], [4, 5], [6, 7], [8, 9], [11], [14], [16]]);
-    expect((JSON.parse(shown.stdout) as { ended: Rec }).ended).toMatchObject({ state: 'completed', evidence: 'TurnEnd', part: 7, raw: { lines: [18] } });
+    expect(blocks.map((b) => (b.raw as { lines: number[] }).lines)).toEqual([[2], [4, 5], [6, 7], [8, 9], [11], [15], [17]]);
+    expect((JSON.parse(shown.stdout) as { ended: Rec }).ended).toMatchObject({ state: 'completed', evidence: 'TurnEnd', part: 7, raw: { lines: [20] } });
+    // StatusUpdate token_usage: fresh input, output, cache reads and writes apart, one per response
+    const turns = JSON.parse(runCli(['turns', `kimi/${SID}`, '--json'], { env, cwd: work }).stdout) as Rec[];
+    expect(turns.map((t) => t.tokens)).toEqual([{ input: 1600, output: 62, cacheRead: 8000, cacheWrite: 300 }, undefined]);
     expect(shown.stdout).not.toContain('sub-agent chatter');
     expect(shown.stderr).toMatch(/skipped 1 unreadable line/);
     const turn2 = (JSON.parse(runCli(['show', `kimi/${SID}/2`, '--json'], { env, cwd: work }).stdout) as { blocks: Rec[] }).blocks;
