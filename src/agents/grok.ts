@@ -11,7 +11,7 @@ import { basename, dirname, join } from 'node:path';
 import { warn } from '../errors.js';
 import { newJsonlStats, readJsonlNumbered } from '../session/jsonl.js';
 import { expandHome, homeOf, isObject, labelToolOutputs, prettyArgs, readDirQuiet, reportSkipped, statOrUndefined, str, titleFrom, toIso, UnreadableFiles } from './common.js';
-import type { Transcript, Block, BlockKind, DiscoverOptions, Provider, TranscriptSummary } from './types.js';
+import type { Transcript, Block, BlockKind, DiscoverOptions, Provider, TokenUsage, TranscriptSummary } from './types.js';
 
 type Rec = Record<string, unknown>;
 
@@ -37,6 +37,33 @@ function updateOf(line: Rec): Rec | undefined {
   return typeof update.sessionUpdate === 'string' || typeof update.type === 'string' ? update : undefined;
 }
 
+const count = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) && v >= 0 ? v : undefined);
+
+/** One `usage` payload (or one model's entry of `modelUsage`): `inputTokens` counts the cached reads too. */
+function grokUsageOf(u: Rec): TokenUsage | undefined {
+  const input = count(u.inputTokens);
+  const cached = count(u.cachedReadTokens);
+  const usage: TokenUsage = {};
+  if (input !== undefined) usage.input = Math.max(0, input - (cached ?? 0));
+  if (count(u.outputTokens) !== undefined) usage.output = count(u.outputTokens);
+  if (cached !== undefined) usage.cacheRead = cached;
+  if (count(u.reasoningTokens) !== undefined) usage.reasoning = count(u.reasoningTokens);
+  return Object.keys(usage).length > 0 ? usage : undefined;
+}
+
+/** A turn's usage: per model in `modelUsage` when it is there (summed), else the payload's own counts. */
+function turnUsage(u: unknown): TokenUsage | undefined {
+  if (!isObject(u)) return undefined;
+  const models = isObject(u.modelUsage) ? Object.values(u.modelUsage).filter(isObject) : [];
+  const parts = (models.length > 0 ? models : [u]).map(grokUsageOf).filter((x): x is TokenUsage => x !== undefined);
+  if (parts.length === 0) return undefined;
+  const sum: TokenUsage = {};
+  for (const p of parts) for (const k of ['input', 'output', 'cacheRead', 'reasoning'] as const) if (p[k] !== undefined) sum[k] = (sum[k] ?? 0) + p[k]!;
+  return sum;
+}
+
+const MODEL_KINDS = new Set<BlockKind>(['assistant', 'thinking', 'tool_call']);
+
 /** `where`: the file and each record's line number, so blocks name the lines they were built from. */
 export function acpBlocks(lines: Rec[], where?: { file: string; lines: number[] }): { blocks: Block[]; open: boolean } {
   const blocks: Block[] = [];
@@ -51,6 +78,10 @@ export function acpBlocks(lines: Rec[], where?: { file: string; lines: number[] 
   };
   let current: Block | undefined;
   let open = false;
+  /** Where the current turn's blocks start; Grok Build measures usage per turn (turn_completed). */
+  let turnStart = 0;
+  /** By prompt_id: a turn's usage written again (a retry, a replay) replaces the first. */
+  const usages = new Map<string, { from: number; usage: TokenUsage }>();
   for (const [i, line] of lines.entries()) {
     const u = updateOf(line);
     if (!u) continue;
@@ -62,6 +93,7 @@ export function acpBlocks(lines: Rec[], where?: { file: string; lines: number[] 
       if (current && current.kind === chunk) current.text += text;
       else {
         current = { kind: chunk, text, ...(timestamp ? { timestamp } : {}) };
+        if (chunk === 'user') turnStart = blocks.length;
         blocks.push(current);
       }
       seen(current, i);
@@ -92,11 +124,17 @@ export function acpBlocks(lines: Rec[], where?: { file: string; lines: number[] 
       }
     } else if (kind === 'turn_completed' || kind === 'turn_end') {
       open = false;
+      const usage = turnUsage(u.usage);
+      if (usage) usages.set(str(u.prompt_id) ?? str(u.promptId) ?? `line ${i}`, { from: turnStart, usage });
       const last = blocks.at(-1);
       if (last) last.ended = { state: 'completed', evidence: kind, at: timestamp, ...(where ? { raw: { file: where.file, lines: [where.lines[i]!] } } : {}) };
     }
   }
   if (where) for (const [b, at] of from) b.raw = { file: where.file, lines: at };
+  for (const { from: start, usage } of usages.values()) {
+    const target = blocks.slice(start).find((b) => MODEL_KINDS.has(b.kind) && b.text.trim() !== '');
+    if (target) target.usage = usage;
+  }
   const kept = blocks.filter((b) => b.text.trim() !== '').map((b) => ({ ...b, text: b.text.trim() }));
   labelToolOutputs(kept);
   return { blocks: kept, open };

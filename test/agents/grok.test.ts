@@ -29,7 +29,10 @@ describe('grok', () => {
     expect(turn.blocks[4]).toMatchObject({ label: 'bash', callId: 'tc1', text: '1 failed: timeout', isError: true });
     // each block names the update lines it was built from; turn_completed is the turn's end
     expect(turn.blocks.map((b) => (b.raw as { lines: number[] }).lines)).toEqual([[1, 2], [3], [4], [5], [7], [8, 9]]);
-    expect((turn as { ended?: unknown }).ended).toMatchObject({ state: 'completed', evidence: 'turn_completed', part: 6, raw: { lines: [10] } });
+    expect((turn as { ended?: unknown }).ended).toMatchObject({ state: 'completed', evidence: 'turn_completed', part: 6, raw: { lines: [11] } });
+    // the turn's usage, from the payload that replaced the first: both models summed, cache reads apart from fresh input
+    const turns = JSON.parse(runCli(['turns', 'grok/g1', '--json'], { env, cwd: work }).stdout) as { tokens?: unknown }[];
+    expect(turns.map((x) => x.tokens)).toEqual([{ input: 1500, output: 120, cacheRead: 8000 }, undefined]);
     expect(runCli(['copy', 'grok', 'out', '--print'], { env, cwd: work }).stdout.trimEnd()).toBe('It times out under load.');
   });
 
