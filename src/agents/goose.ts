@@ -11,7 +11,7 @@ import {
   expandHome, homeOf, imagePlaceholder, isObject, labelToolOutputs, prettyArgs, pushBlock, str, titleFrom, toIso, sessionOfSummary,
 } from './common.js';
 import { columnsOf, withReadOnlyDb } from './sqlite.js';
-import type { Transcript, Block, DiscoverOptions, Provider, TranscriptSummary } from './types.js';
+import type { Transcript, Block, DiscoverOptions, Provider, TokenUsage, TranscriptSummary } from './types.js';
 
 type Rec = Record<string, unknown>;
 const PREFIX = 'goose:';
@@ -46,12 +46,55 @@ function resultText(result: Rec): { text: string; isError: boolean } {
   return { text: texts.join('\n'), isError: value.isError === true };
 }
 
+/** Goose writes seconds, some rows milliseconds. */
+const seconds = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? (v > 10_000_000_000 ? v / 1000 : v) : undefined);
+const count = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) && v >= 0 ? v : undefined);
+
+/** A request's tokens as the usage_ledger records them (schema 16+). */
+export type LedgerRow = { at: number; usage: TokenUsage };
+
+/** `input_tokens` counts the whole prompt (Goose adds the cache reads and writes in): fresh input is what remains. */
+function ledgerUsage(r: Rec): TokenUsage | undefined {
+  const input = count(r.input_tokens);
+  const read = count(r.cache_read_tokens);
+  const write = count(r.cache_write_tokens);
+  const usage: TokenUsage = {};
+  if (input !== undefined) usage.input = Math.max(0, input - (read ?? 0) - (write ?? 0));
+  if (count(r.output_tokens) !== undefined) usage.output = count(r.output_tokens);
+  if (read !== undefined) usage.cacheRead = read;
+  if (write !== undefined) usage.cacheWrite = write;
+  return Object.keys(usage).length > 0 ? usage : undefined;
+}
+
+/**
+ * Each request's usage goes to the response it produced: the newest assistant row written at or
+ * before it that has none yet (a row written after its usage is not its response; one that
+ * matches nothing is left out rather than guessed).
+ */
+function usageByRow(rows: Rec[], ledger: readonly LedgerRow[]): Map<number, TokenUsage> {
+  const out = new Map<number, TokenUsage>();
+  for (const { at, usage } of ledger) {
+    for (let i = rows.length - 1; i >= 0; i--) {
+      const row = rows[i]!;
+      const t = seconds(row.created_timestamp);
+      if (row.role !== 'assistant' || t === undefined || t > at) continue;
+      if (!out.has(i)) out.set(i, usage);
+      break;
+    }
+  }
+  return out;
+}
+
 /** `db`: the database the rows came from, for raw locators (message rows by rowid). */
-export function gooseBlocks(rows: Rec[], db?: string): Block[] {
+export function gooseBlocks(rows: Rec[], db?: string, ledger: readonly LedgerRow[] = []): Block[] {
   const blocks: Block[] = [];
-  for (const row of rows) {
+  const usages = usageByRow(rows, ledger);
+  for (const [i, row] of rows.entries()) {
     const from = blocks.length;
     gooseRow(row, blocks);
+    const usage = usages.get(i);
+    const first = blocks.slice(from).find((b) => b.kind === 'assistant' || b.kind === 'thinking' || b.kind === 'tool_call');
+    if (usage && first) first.usage = usage;
     if (db && typeof row._rowid === 'number') for (let i = from; i < blocks.length; i++) blocks[i]!.raw = { db, table: 'messages', column: 'rowid', ids: [row._rowid] };
   }
   labelToolOutputs(blocks);
@@ -105,6 +148,23 @@ function loadRows(db: Database, id: string): Rec[] {
   return db.prepare(`SELECT rowid AS _rowid, role, content_json, ${cols.has('created_timestamp') ? 'created_timestamp' : 'NULL AS created_timestamp'}, ${meta} FROM messages WHERE session_id = ? ORDER BY ${order}`).all(id) as Rec[];
 }
 
+/** The session's requests in usage_ledger, compaction requests left out (their summary is no reply). */
+function loadLedger(db: Database, id: string): LedgerRow[] {
+  const cols = columnsOf(db, 'usage_ledger');
+  if (!cols.has('session_id') || !cols.has('created_timestamp')) return [];
+  const pick = (c: string): string => (cols.has(c) ? c : `NULL AS ${c}`);
+  const rows = db
+    .prepare(`SELECT created_timestamp, ${pick('input_tokens')}, ${pick('output_tokens')}, ${pick('cache_read_tokens')}, ${pick('cache_write_tokens')}, ${pick('is_compaction')} FROM usage_ledger WHERE session_id = ? ORDER BY created_timestamp, rowid`)
+    .all(id) as Rec[];
+  const out: LedgerRow[] = [];
+  for (const r of rows) {
+    const at = seconds(r.created_timestamp);
+    const usage = r.is_compaction === 1 ? undefined : ledgerUsage(r);
+    if (at !== undefined && usage) out.push({ at, usage });
+  }
+  return out;
+}
+
 async function* discover(opts: DiscoverOptions): AsyncIterable<TranscriptSummary> {
   const rows = await withReadOnlyDb(gooseDb(opts.env), 'the Goose database', (db) => {
     const cols = columnsOf(db, 'sessions');
@@ -137,8 +197,8 @@ async function* discover(opts: DiscoverOptions): AsyncIterable<TranscriptSummary
 
 async function load(summary: TranscriptSummary, opts: DiscoverOptions): Promise<Transcript> {
   const id = summary.location.startsWith(PREFIX) ? summary.location.slice(PREFIX.length) : summary.id;
-  const rows = (await withReadOnlyDb(gooseDb(opts.env), 'the Goose database', (db) => loadRows(db, id))) ?? [];
-  return sessionOfSummary(summary, gooseBlocks(rows, gooseDb(opts.env)));
+  const read = await withReadOnlyDb(gooseDb(opts.env), 'the Goose database', (db) => ({ rows: loadRows(db, id), ledger: loadLedger(db, id) }));
+  return sessionOfSummary(summary, gooseBlocks(read?.rows ?? [], gooseDb(opts.env), read?.ledger));
 }
 
 export const goose: Provider = {
