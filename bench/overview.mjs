@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // Drill-down benchmark (issue 12): `overview` and `turns` of a session against `show` of the same
 // session, goal ≤ 1.5× show; with the baselines of the same run (bare `node -e ''`, and a plain
-// JSON.parse of every line of the session's file). Fresh processes, median of --runs, in the
+// JSON.parse of every line of the session's file). Fresh processes, median of --runs (the three
+// commands of a session take turns, so the load of a shared machine falls on each alike), in the
 // default environment and a minimal one (`env -i PATH HOME`: NODE_EXTRA_CA_CERTS, set on this
 // machine, slows every node start).
 // The corpus is the agents corpus (bench/agents-corpus.mjs), 1,000 sessions by default; the
@@ -29,6 +30,30 @@ function timed(argv, env, runs, cmd = process.execPath) {
     if (i > 0) times.push(ms); // the first run fills the page cache
   }
   return median(times);
+}
+
+/**
+ * Medians of several commands timed in turns (round r runs them starting from the r-th), so a
+ * change of load on a shared machine weighs on each alike instead of on whichever ran then.
+ * @param {Record<string, string[]>} commands @param {NodeJS.ProcessEnv} env @param {number} runs
+ * @returns {Record<string, number>}
+ */
+function timedTogether(commands, env, runs) {
+  const names = Object.keys(commands);
+  /** @type {Record<string, number[]>} */
+  const times = Object.fromEntries(names.map((n) => [n, []]));
+  for (let i = 0; i < runs + 1; i++) {
+    for (let k = 0; k < names.length; k++) {
+      const name = names[(i + k) % names.length];
+      const argv = commands[name];
+      const t0 = process.hrtime.bigint();
+      const r = spawnSync(process.execPath, argv, { env, cwd: env.HOME, stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8' });
+      const ms = Number(process.hrtime.bigint() - t0) / 1e6;
+      if (r.status !== 0) throw new Error(`${argv.join(' ')} exited ${r.status}: ${r.stderr}`);
+      if (i > 0) times[name].push(ms); // the first round fills the page cache
+    }
+  }
+  return Object.fromEntries(names.map((n) => [n, median(times[n])]));
 }
 
 /** @param {string} dir @param {string[]} [out] @returns {string[]} */
@@ -85,9 +110,7 @@ async function main() {
         await plainParse([s.path]);
         const parse = Number(process.hrtime.bigint() - t0) / 1e6;
         const ref = `${s.provider}/${s.id}`;
-        const show = timed([BIN, 'show', ref], env, opts.runs);
-        const overview = timed([BIN, 'overview', ref], env, opts.runs);
-        const turns = timed([BIN, 'turns', ref], env, opts.runs);
+        const { show, overview, turns } = timedTogether({ show: [BIN, 'show', ref], overview: [BIN, 'overview', ref], turns: [BIN, 'turns', ref] }, env, opts.runs);
         const name = `${s.provider} ${s.which}`.padEnd(22);
         const row = [
           name,
