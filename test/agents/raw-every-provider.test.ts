@@ -1,8 +1,9 @@
 // `show --raw` for every provider: each registered provider's fixtures (the ones its own tests
 // use: fixtures/agents/, fixtures/real/, test/agents/fixtures/) are laid out under a temporary
 // HOME, every transcript is loaded, and every block — and every turn end that names a record —
-// must carry a locator that raw.ts opens. A provider added to the registry without an entry
-// here does not compile (the table is keyed by provider name) and fails the first test.
+// must carry a locator that raw.ts opens; one session of each goes overview → turns → show
+// …/pN --raw through the CLI. A provider added to the registry without an entry here does not
+// compile (the table is keyed by provider name) and fails the first test.
 import { spawnSync } from 'node:child_process';
 import { cpSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -10,7 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { readRawRecords } from '../../src/agents/raw.js';
 import { allProviders, providerNames, type ProviderName } from '../../src/agents/registry.js';
 import type { Block, RawLocator } from '../../src/agents/types.js';
-import { cleanEnv, ROOT, tempDir } from '../helpers/cli.js';
+import { cleanEnv, ROOT, runCli, tempDir } from '../helpers/cli.js';
 import { HISTORY } from './fixtures/aider.js';
 import { nativeTask, task, xmlTask } from './fixtures/cline.js';
 import { build as buildCrush } from './fixtures/crush.js';
@@ -97,13 +98,31 @@ async function expectReadable(where: string, block: Block, raw: RawLocator | und
   if (block.callId) expect(text, `${where} record holds call id ${block.callId}`).toContain(block.callId);
 }
 
+/** What a user does with a session, through the CLI: overview, turns, then the raw record of a turn's last part. */
+function drillDown(session: string, env: NodeJS.ProcessEnv, cwd: string): void {
+  const overview = runCli(['overview', session, '--json'], { env, cwd });
+  expect(overview.code, `overview ${session}: ${overview.stderr}`).toBe(0);
+  const units = (JSON.parse(overview.stdout) as { units: number }).units;
+  const turns = runCli(['turns', session, '--json'], { env, cwd });
+  expect(turns.code, `turns ${session}: ${turns.stderr}`).toBe(0);
+  const lines = JSON.parse(turns.stdout) as { index: number; partCount: number }[];
+  expect(lines).toHaveLength(units);
+  const turn = lines.find((l) => l.partCount > 0)!;
+  const ref = `${session}/${turn.index}/p${turn.partCount}`;
+  const raw = runCli(['show', ref, '--raw', '--json'], { env, cwd });
+  expect(raw.code, `show ${ref} --raw: ${raw.stderr}`).toBe(0);
+  const shown = JSON.parse(raw.stdout) as { locators: unknown[]; records: string[] };
+  expect(shown.locators.length, ref).toBeGreaterThan(0);
+  expect(shown.records.join('').trim(), ref).not.toBe('');
+}
+
 describe('raw locators of every provider', () => {
   it('every registered provider has fixtures here', () => {
     expect(Object.keys(FIXTURE_SETS).sort()).toEqual(providerNames().sort());
   });
 
   for (const provider of allProviders()) {
-    it(`${provider.name}: every block of every transcript opens its raw record`, async () => {
+    it(`${provider.name}: every block of every transcript opens its raw record; overview → turns → show …/pN --raw`, async () => {
       const sets = FIXTURE_SETS[provider.name as ProviderName];
       for (const [i, lay] of sets.entries()) {
         const tmp = tempDir(`sivtr-raw-${provider.name}-`);
@@ -117,6 +136,7 @@ describe('raw locators of every provider', () => {
           let blocks = 0;
           for await (const summary of provider.discover(opts)) {
             const t = await provider.load(summary, opts);
+            if (transcripts === 0 && i === 0 && t.blocks.length > 0) drillDown(`${provider.name}/${summary.id}`, env, work);
             transcripts++;
             for (const [n, b] of t.blocks.entries()) {
               const where = `${provider.name} set ${i + 1} ${summary.id} block ${n + 1} (${b.kind})`;
