@@ -183,15 +183,21 @@ function terminalFirst(session: OpenedSession, includeSelf: boolean): RecordEntr
   return out;
 }
 
+/** Lines parsed between two turns of the event loop while the whole log is read. */
+const LINES_PER_TURN = 200;
+
 /**
- * Every record of the log, newest first, read in one pass (one read per 64 KiB rather than
- * one per record). Records are numbered as `show` numbers them: by their place among the log's
- * valid lines. The reads are asynchronous, so keys typed meanwhile are answered between them.
+ * Every record of the log, newest first, read in one pass (one read per MiB rather than one per
+ * record). Records are numbered as `show` numbers them: by their place among the log's valid
+ * lines. Keys typed meanwhile are answered every LINES_PER_TURN lines: the lines of one read
+ * come through promises alone, which let no key in before the whole MiB (~1,000 records) is parsed.
  */
 async function terminalAll(session: OpenedSession, includeSelf: boolean): Promise<RecordEntry[]> {
   const out: RecordEntry[] = [];
   let position = 0;
+  let lines = 0;
   for await (const { line } of jsonlLines(session.info.location)) {
+    if (++lines % LINES_PER_TURN === 0) await new Promise<void>((resolve) => setImmediate(resolve));
     const entry = parseEntryLine(line);
     if (!entry) continue;
     position++;
