@@ -316,10 +316,12 @@ describe('every way out gives the terminal back', () => {
       const sh = inShell(`${cli} pick`);
       await sh.s.untilText('Enter copy');
       expect(sh.s.onAltScreen()).toBe(true);
+      expect(sh.s.term.modes.wraparoundMode).toBe(false); // a row measured too narrow is cut, not wrapped into the next
       sh.s.write(keys);
       await sh.s.untilText('SHELL-DONE');
       expect(sh.code()).toBe(code);
       expect(sh.s.onAltScreen()).toBe(false);
+      expect(sh.s.term.modes.wraparoundMode).toBe(true);
       expect(sh.s.raw).toContain(LEAVE_ALT);
       expect(sh.stty().after).toBe(sh.stty().before);
       expect(clipboard()).toBe('untouched');
@@ -333,6 +335,7 @@ describe('every way out gives the terminal back', () => {
     await sh.s.untilText('SHELL-DONE');
     expect(sh.code()).toBe(143);
     expect(sh.s.onAltScreen()).toBe(false);
+    expect(sh.s.term.modes.wraparoundMode).toBe(true);
     expect(sh.stty().after).toBe(sh.stty().before);
   });
 
@@ -344,6 +347,7 @@ describe('every way out gives the terminal back', () => {
       await sh.s.untilText('SHELL-DONE');
       expect(sh.code()).toBe(1);
       expect(sh.s.onAltScreen()).toBe(false);
+      expect(sh.s.term.modes.wraparoundMode).toBe(true);
       expect(sh.stty().after).toBe(sh.stty().before);
       expect(sh.s.text()).toMatch(/sivtr: .*fault injected for a test/);
       expect(sh.s.text()).not.toMatch(/^\s+at /m);

@@ -1,16 +1,21 @@
 // The terminal the picker draws on, and the promise to give it back as it was on every way out:
 // Enter, Esc, Ctrl-C, SIGTERM/SIGHUP/SIGINT, and a crash. The picker draws on the alternate
-// screen in raw mode; leaving restores the cursor, the main screen and cooked mode, so the
-// prompt it was opened from (a key binding) is where it was.
+// screen in raw mode; leaving restores the cursor, autowrap, the main screen and cooked mode,
+// so the prompt it was opened from (a key binding) is where it was.
 // With stdout a pipe (`pick --print | …`, `$(sivtr pick --print)`), the screen is /dev/tty.
 import { openSync } from 'node:fs';
 import { writeSync } from 'node:fs';
 import { ReadStream, WriteStream } from 'node:tty';
 import { SivtrError } from '../../errors.js';
 
-export const ENTER_ALT = '\x1b[?1049h\x1b[H\x1b[2J';
-/** Cursor shown, attributes reset, main screen back. */
-export const LEAVE_ALT = '\x1b[?25h\x1b[0m\x1b[?1049l';
+/**
+ * Alternate screen, cleared, with autowrap off: the painter rewrites only the rows that changed,
+ * so a row one column wider than measured (a character whose width this terminal counts
+ * otherwise) would wrap into the row below and stay there; without autowrap it is cut at the edge.
+ */
+export const ENTER_ALT = '\x1b[?1049h\x1b[?7l\x1b[H\x1b[2J';
+/** Cursor shown, attributes reset, autowrap back on, main screen back. */
+export const LEAVE_ALT = '\x1b[?25h\x1b[0m\x1b[?7h\x1b[?1049l';
 
 export type Screen = {
   stdin: ReadStream;
