@@ -371,6 +371,8 @@ describe('agents', () => {
     expect(s.text()).toMatch(/claude +session · /);
     await s.type('session', /^> session +5\/8$/m);
     expect(s.lines().slice(1, 6).every((l) => / session · /.test(l))).toBe(true);
+    // the selected session is read on demand: the preview follows once its transcript is in
+    await s.untilText(/══ claude\/[0-9a-f]+\/1 ══/);
     await s.type(KEY.ctrlU, /^> +8\/8$/m);
     // a turn: Tab cycles what is copied from it
     await s.type('why does', /^> why does +1\/8$/m);

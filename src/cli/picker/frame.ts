@@ -148,6 +148,25 @@ function rowText(entry: PickEntry, selected: boolean, mark: number, width: numbe
   return `${paint(fit(left, width - metaWidth - 1))} ${entry.failed ? st.red(metaText) : st.dim(metaText)}`;
 }
 
+type Preview = { entry: PickEntry | undefined; aspect: AspectName | undefined; colour: boolean; text: string; lines: number };
+
+/**
+ * The preview's text and its line count, kept for what was shown last: a record's output can be
+ * megabytes, and building its block and counting its lines again on every keystroke (~30 ms for
+ * 20 MB on this machine) cost more than the rest of the frame. An entry read on demand (a
+ * session) may change its text once read, so it is asked again; the count is still kept while
+ * the text it answers is the same.
+ */
+let lastPreview: Preview | undefined;
+
+function previewOf(entry: PickEntry | undefined, aspect: AspectName | undefined, colour: boolean, read: () => string): Preview {
+  const last = lastPreview;
+  if (last && entry !== undefined && entry.load === undefined && last.entry === entry && last.aspect === aspect && last.colour === colour) return last;
+  const text = read();
+  lastPreview = { entry, aspect, colour, text, lines: last && last.text === text ? last.lines : lineCount(text) };
+  return lastPreview;
+}
+
 export type FrameState = {
   all: readonly PickEntry[];
   shown: readonly PickEntry[];
@@ -189,20 +208,22 @@ export function frame(s: FrameState, cols: number, screenRows: number): { lines:
   while (list.length < layout.listRows) list.push(' '.repeat(layout.listWidth));
 
   let title = '';
-  let text = '';
+  let shown: Preview = { entry: undefined, aspect: undefined, colour: s.color, text: '', lines: 1 };
   let keepColour = s.color;
   const selected = s.shown[s.cursor];
   if (s.diff) {
+    const diff = s.diff.text;
     title = s.diff.title;
-    text = s.diff.text;
+    shown = previewOf(undefined, undefined, s.color, () => diff);
   } else if (selected) {
     const aspect = aspectFor(selected, s.aspects);
     const choices = selected.aspects.length > 1 ? selected.aspects.map((a) => (a === aspect ? `[${ASPECT_LABEL[a]}]` : ASPECT_LABEL[a])).join(' ') : ASPECT_LABEL[aspect];
     title = `${selected.ref} · ${choices}`;
-    text = selected.text(aspect, s.color);
+    shown = previewOf(selected, aspect, s.color, () => selected.text(aspect, s.color));
     keepColour = s.color && selected.kind === 'record';
   }
-  const scroll = Math.min(s.scroll, Math.max(0, lineCount(text) - layout.previewRows));
+  const text = shown.text;
+  const scroll = Math.min(s.scroll, Math.max(0, shown.lines - layout.previewRows));
   const rule = title === '' ? '' : `── ${title} `;
   const preview = [st.cyan(fit(rule + '─'.repeat(Math.max(0, layout.previewWidth - columns(rule))), layout.previewWidth))];
   for (const l of previewLines(text, keepColour, layout.previewRows, scroll)) preview.push(fitAnsi(l, layout.previewWidth));
