@@ -109,7 +109,8 @@ export function toIso(value: unknown): string | undefined {
 
 export function statOrUndefined(path: string): Stats | undefined {
   try {
-    return statSync(path);
+    // Most probed paths are missing (agents not installed): no exception built for them.
+    return statSync(path, { throwIfNoEntry: false });
   } catch {
     return undefined;
   }

@@ -7,7 +7,7 @@
 // A reader that went away (EPIPE) is not a failure of ours: the rest of that output is dropped
 // and the process ends as a Unix tool killed by SIGPIPE does, quietly with status 141; whatever
 // the command does besides printing (a copy still reaches the clipboard) still happens.
-import { fstatSync, writeSync } from 'node:fs';
+import { fstatSync, statSync, writeSync } from 'node:fs';
 import { createRequire } from 'node:module';
 
 export const CLOSED_PIPE_EXIT = 141;
@@ -96,13 +96,15 @@ export function writeTo(fd: Fd, text: string): void {
 }
 
 /**
- * Whether `fd` is a terminal, without making its stream: only a character device can be one, and
- * only then is node:tty (which loads the stream modules) asked.
+ * Whether `fd` is a terminal, without making its stream: only a character device other than
+ * /dev/null (`> /dev/null` is common) can be one, and only then is node:tty (which loads the
+ * stream modules and node:net) asked.
  */
 export function isTerminal(fd: Fd): boolean {
   if (made[fd]) return (fd === 1 ? process.stdout : process.stderr).isTTY === true;
   try {
-    if (!fstatSync(fd).isCharacterDevice()) return false;
+    const st = fstatSync(fd);
+    if (!st.isCharacterDevice() || st.rdev === statSync('/dev/null', { throwIfNoEntry: false })?.rdev) return false;
   } catch {
     return false;
   }

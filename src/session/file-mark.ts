@@ -56,10 +56,12 @@ export function filesUnchanged(marks: ReadonlyMap<string, FileMark>): boolean {
   return true;
 }
 
+// A missing path is the common case for the places sivtr watches (most agents are not installed):
+// `throwIfNoEntry: false` answers it without building an exception and its stack, ~10 µs each.
 export function statFile(path: string): { size: number; mtimeMs: number } | undefined {
   try {
-    const st = statSync(path);
-    return st.isFile() ? { size: st.size, mtimeMs: st.mtimeMs } : undefined;
+    const st = statSync(path, { throwIfNoEntry: false });
+    return st?.isFile() ? { size: st.size, mtimeMs: st.mtimeMs } : undefined;
   } catch {
     return undefined;
   }
@@ -70,8 +72,8 @@ export type PathStat = [path: string, mtime: number, size: number];
 
 export function statPath(path: string): PathStat {
   try {
-    const st = statSync(path);
-    return [path, st.mtimeMs, st.isDirectory() ? 0 : st.size];
+    const st = statSync(path, { throwIfNoEntry: false });
+    return st ? [path, st.mtimeMs, st.isDirectory() ? 0 : st.size] : [path, -1, -1];
   } catch {
     return [path, -1, -1];
   }

@@ -115,10 +115,14 @@ export function decodeChunk(id: number, session: number, firstUnit: number, part
 
 /** A decoded chunk's text split into its parts. */
 export function splitChunk(id: number, session: number, firstUnit: number, { text, dir }: ChunkText): StoredChunk {
-  const parts: StoredPart[] = [];
+  // Indexed rather than destructured in a for-of: a warm search runs this once, in the
+  // interpreter, where the iterator protocol per entry made three chunks' split cost ~5 ms.
+  const parts = new Array<StoredPart>(dir.length);
   let at = 0;
-  for (const [ordinal, n, kind, label, length, group] of dir) {
-    parts.push({ uid: firstUnit + ordinal, n, kind, label, text: text.slice(at, at + length), group });
+  for (let i = 0; i < dir.length; i++) {
+    const d = dir[i]!;
+    const length = d[4];
+    parts[i] = { uid: firstUnit + d[0], n: d[1], kind: d[2], label: d[3], text: text.slice(at, at + length), group: d[5] };
     at += length + 1;
   }
   return { id, session, parts };
