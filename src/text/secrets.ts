@@ -134,7 +134,10 @@ function looksLikeCode(value: string): boolean {
 // NAME = value, NAME: value, "name": "value", export NAME='value', ?token=value&… The name may be
 // quoted; the value is a quoted string (escapes allowed) or a bare word up to a delimiter.
 const ASSIGNMENT = /(?<![A-Za-z0-9_$])(["']?)([A-Za-z_][A-Za-z0-9_.-]{0,80})\1[ \t]*(?:=(?!=)|:(?!:|\/\/))[ \t]*(?:"((?:[^"\n\\]|\\.)*)"|'([^'\n]*)'|([^\s"'`,;&|<>(){}[\]\\\x1b]+))/g;
-const ASSIGNMENT_HINT = /pass|pwd|secret|token|key|credential|pat/i;
+// Every secret's name holds one of these words (isSecretName), and only name characters, the
+// closing quote and blanks come between it and the `=` or `:`: text without that is skipped
+// before ASSIGNMENT runs. Titles say "password" or "token" often, next to an `=` rarely.
+const ASSIGNMENT_HINT = /(?:pass|pwd|secret|token|key|pat)[A-Za-z0-9_.-]*["']?[ \t]*[=:]/i;
 
 function maskAssignments(text: string, found: string[]): string {
   if (!ASSIGNMENT_HINT.test(text)) return text;
