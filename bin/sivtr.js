@@ -9,10 +9,17 @@
 // the functions a command runs cost ~10 ms of every start, about a third of bare `node`. Any
 // problem with the cache (missing, stale, unwritable dir, SIVTR_NO_CODE_CACHE=1) means compiling
 // as a plain require() would.
+//
+// A command with a slim bundle of its own (dist/sivtr-<command>.cjs: `search`, `sessions`) runs
+// from that one, which holds half the code; dist/sivtr.cjs runs every other command.
 'use strict';
 const path = require('node:path');
 
-const bundle = path.join(__dirname, '..', 'dist', 'sivtr.cjs');
+const dist = path.join(__dirname, '..', 'dist');
+const word = process.argv[2];
+const command = word && /^[a-z][a-z-]{0,15}$/.test(word) ? word : '_';
+const slim = command === '_' ? undefined : path.join(dist, `sivtr-${command}.cjs`);
+const bundle = slim && require('node:fs').existsSync(slim) ? slim : path.join(dist, 'sivtr.cjs');
 
 /** Whether the cache directory (or, before the first write, dist/) is writable: a read-only install compiles every run. */
 function writable(dir, fs) {
@@ -29,9 +36,7 @@ function runWithCodeCache() {
   const vm = require('node:vm');
   const fs = require('node:fs');
   const Module = require('node:module');
-  const word = process.argv[2];
-  const command = word && /^[a-z][a-z-]{0,15}$/.test(word) ? word : '_';
-  const dir = path.join(path.dirname(bundle), '.cache');
+  const dir = path.join(dist, '.cache');
   const file = path.join(dir, `${process.version}-${process.arch}-${command}.v8`);
   let source;
   let cached;

@@ -3,7 +3,7 @@
 // the same code, while require() of one file costs ~2 ms. Our own lazy `import()`s become cheap
 // in-bundle initialisers; packages (yargs, clipboardy, node-pty, better-sqlite3, …) stay external
 // and keep loading through real dynamic `import()` only when a command needs them.
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { build } from 'esbuild';
 
@@ -51,8 +51,8 @@ const common = {
 // So every import() of a package calls __imp_ instead: the launcher's own import() when it set
 // one, else a plain import() (IMPORT_BANNER). Same length, so the source map stays exact.
 
-async function bundle(entry, outfile) {
-  const result = await build({ ...common, entryPoints: [entry], outfile, write: false });
+async function bundle(entry, outfile, plugins = []) {
+  const result = await build({ ...common, plugins: [...common.plugins, ...plugins], entryPoints: [entry], outfile, write: false });
   mkdirSync(dirname(outfile), { recursive: true });
   for (const file of result.outputFiles) {
     const text = file.path.endsWith('.cjs') ? file.text.replace(/\bimport\("/g, '__imp_("') : file.text;
@@ -61,6 +61,31 @@ async function bundle(entry, outfile) {
 }
 
 await bundle('src/cli/main.ts', 'dist/sivtr.cjs');
+
+// Slim bundles for the commands that are run most and must start fastest: the same entry with
+// only one command's code (every other command in the table hands over to dist/sivtr.cjs, see
+// src/cli/hand-over.ts). bin/sivtr.js runs dist/sivtr-<command>.cjs when it exists. Reading and
+// deserialising half the code was ~2.5 ms of a warm `search` or `sessions`.
+const SLIM = ['search', 'sessions'];
+for (const keep of SLIM) {
+  const plugin = {
+    name: 'slim-command-table',
+    setup(b) {
+      b.onLoad({ filter: /[\\/]src[\\/]cli[\\/]commands[\\/]index\.ts$/ }, (args) => {
+        const table = readFileSync(args.path, 'utf8');
+        let kept = 0;
+        const contents = table.replace(/load: \(\) => import\('\.\/([a-z-]+)\.js'\)/g, (whole, name) => {
+          if (name !== keep) return 'load: handOver';
+          kept++;
+          return whole;
+        });
+        if (kept !== 1) throw new Error(`slim bundle: no loader for ${keep} in ${args.path}`);
+        return { contents: `import { handOver } from '../hand-over.js';\n${contents}`, loader: 'ts' };
+      });
+    },
+  };
+  await bundle('src/cli/main.ts', `dist/sivtr-${keep}.cjs`, [plugin]);
+}
 // The recorder's worker thread gets a bundle of its own (see src/capture/sink.ts).
 await bundle('src/capture/recorder-worker.ts', 'dist/recorder-worker.cjs');
 // The MCP SDK and zod, bundled whole (src/mcp/sdk-entry.ts), loaded only by `sivtr mcp`: one
