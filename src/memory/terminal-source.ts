@@ -5,7 +5,7 @@ import { SivtrError } from '../errors.js';
 import { isRecord, normaliseRaw, parseRawEntryLine, type SessionEntry } from '../session/entry.js';
 import { activeCaptureRules, applyCaptureRules } from '../session/capture-rules.js';
 import { compareFile, edgesOf, filesUnchanged, pathsFingerprint, pathsUnchanged, type FileMark } from '../session/file-mark.js';
-import { jsonlLines } from '../session/jsonl.js';
+import { jsonlLinesSync } from '../session/jsonl.js';
 import { currentTerminalLog, listTerminalLogs, scanLogSpans, type TerminalLogInfo } from '../session/log.js';
 import { readSpan, recordCounts, spanCount, spanIsRecord, type LogScan } from '../session/log-offsets.js';
 import { terminalsDir } from '../session/paths.js';
@@ -138,7 +138,7 @@ async function updateLog(log: TerminalLogInfo, old: FileMark | undefined): Promi
   const rules = activeCaptureRules();
   const units: Unit[] = [];
   // Positions count valid entries only, exactly as `show` numbers records.
-  for await (const { line, terminated, end } of jsonlLines(log.path, { start })) {
+  for (const { line, terminated, end } of jsonlLinesSync(log.path, { start })) {
     lines++;
     const raw = parseRawEntryLine(line);
     // The rules' verdict, as the log spans give it: an ignored command holds no position.

@@ -166,6 +166,45 @@ export async function* jsonlLines(path: string, opts: { start?: number } = {}): 
   if (pending.length > 0) yield { line: Buffer.concat(pending).toString('utf8'), terminated: false, end: offset };
 }
 
+/**
+ * `jsonlLines` read synchronously, for a caller that handles every line at once (the index reading
+ * a terminal log): no promise per line, which cost more than parsing a short record.
+ */
+export function* jsonlLinesSync(path: string, opts: { start?: number } = {}): Generator<{ line: string; terminated: boolean; end: number }> {
+  const fd = openSync(path, 'r');
+  try {
+    const chunk = Buffer.allocUnsafe(1 << 20);
+    let pending: Buffer[] = [];
+    let offset = opts.start ?? 0;
+    for (;;) {
+      const got = readSync(fd, chunk, 0, chunk.length, offset);
+      if (got === 0) break;
+      const buf = chunk.subarray(0, got);
+      let from = 0;
+      let nl = buf.indexOf(10, from);
+      while (nl !== -1) {
+        let line: string;
+        if (pending.length > 0) {
+          pending.push(buf.subarray(from, nl));
+          line = Buffer.concat(pending).toString('utf8');
+          pending = [];
+        } else {
+          line = buf.toString('utf8', from, nl);
+        }
+        yield { line, terminated: true, end: offset + nl + 1 };
+        from = nl + 1;
+        nl = buf.indexOf(10, from);
+      }
+      // The buffer is reused: a fragment carried to the next read is copied out of it.
+      if (from < got) pending.push(Buffer.from(buf.subarray(from)));
+      offset += got;
+    }
+    if (pending.length > 0) yield { line: Buffer.concat(pending).toString('utf8'), terminated: false, end: offset };
+  } finally {
+    closeSync(fd);
+  }
+}
+
 /** Parsed records of a JSONL file, streamed. */
 export async function* readJsonl(path: string, stats: JsonlStats = newJsonlStats(), opts: { start?: number } = {}): AsyncGenerator<unknown> {
   for await (const { line, terminated } of jsonlLines(path, opts)) {

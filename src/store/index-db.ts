@@ -18,7 +18,7 @@ const deflateRawAsync = promisify(deflateRaw);
 import { isCorruptionError, isUnwritableError, openDb, openMemoryDb, type Db } from '../session/sqlite.js';
 
 /** Bump when what is stored per unit changes: the index is then rebuilt from the sources. */
-export const PARSER_VERSION = '6';
+export const PARSER_VERSION = '7';
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);

@@ -4,7 +4,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
-  bufferLines, firstLine, firstRecord, headRecords, newJsonlStats, readJsonl, readJsonlSync, tailRecords, textRecords, type JsonlStats,
+  bufferLines, firstLine, firstRecord, headRecords, jsonlLines, jsonlLinesSync, newJsonlStats, parseJsonlLine, readJsonl, readJsonlSync, tailRecords, textRecords, type JsonlStats,
 } from '../../src/session/jsonl.js';
 import { parseLog } from '../../src/session/log.js';
 import { readSpan, scanLogOffsets, spanCount } from '../../src/session/log-offsets.js';
@@ -30,6 +30,16 @@ async function streamed(path: string, stats: JsonlStats = newJsonlStats()): Prom
   return out;
 }
 
+/** The synchronous line reader under the same rule (what the index reads terminal logs with). */
+function syncRead(path: string, stats: JsonlStats = newJsonlStats()): unknown[] {
+  const out: unknown[] = [];
+  for (const { line, terminated } of jsonlLinesSync(path)) {
+    const value = parseJsonlLine(line, stats, !terminated);
+    if (value !== undefined) out.push(value);
+  }
+  return out;
+}
+
 /** Every reader must agree on the records of a file, and on what it skipped. */
 async function allReaders(path: string, text: string): Promise<{ records: unknown[]; stats: JsonlStats }> {
   const stats = newJsonlStats();
@@ -38,6 +48,9 @@ async function allReaders(path: string, text: string): Promise<{ records: unknow
   expect(textRecords(text, inMemory)).toEqual(records);
   expect(inMemory).toEqual(stats);
   expect(readJsonlSync(path)).toEqual(records);
+  const sync = newJsonlStats();
+  expect(syncRead(path, sync)).toEqual(records);
+  expect(sync).toEqual(stats);
   expect(headRecords(path, 1 << 20, Buffer.byteLength(text))).toEqual(records);
   expect(tailRecords(path, Buffer.byteLength(text), 1 << 20)).toEqual(records);
   return { records, stats };
@@ -87,6 +100,21 @@ describe('the JSONL line rule', () => {
     expect(records.map((r) => r.output.length)).toEqual([2, big.length, 2]);
     expect(records[1]!.output).toBe(big);
     expect(textRecords(text)).toEqual(records);
+    expect(syncRead(path)).toEqual(records);
+  });
+
+  it('gives the same lines and end offsets streamed or read synchronously, from any start, across read buffers', async () => {
+    // A two-byte character straddles the first 1 MiB read; the last line has no newline yet.
+    const first = JSON.stringify({ command: 'c', output: 'y'.repeat((1 << 20) - 30) + 'é'.repeat(8) });
+    const text = `${first}\n${rec(2)}\n\n${rec(3)}\n${rec(4).slice(0, 9)}`;
+    const path = file('edges.jsonl', text);
+    for (const start of [0, Buffer.byteLength(first) + 1]) {
+      const streamedLines: unknown[] = [];
+      for await (const l of jsonlLines(path, { start })) streamedLines.push(l);
+      expect([...jsonlLinesSync(path, { start })]).toEqual(streamedLines);
+      expect(streamedLines.at(-1)).toEqual({ line: rec(4).slice(0, 9), terminated: false, end: Buffer.byteLength(text) });
+    }
+    expect((await streamed(path)).length).toBe(3);
   });
 
   it('drops the lines a head or tail window cuts', () => {
