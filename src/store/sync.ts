@@ -5,10 +5,12 @@
 // Only units whose content changed are rewritten, in batched transactions.
 import { warn } from '../errors.js';
 import { allSources } from '../memory/sources.js';
+import { activeCaptureRules } from '../session/capture-rules.js';
 import type { IndexPlan, SessionChange, SessionMark, Source } from '../memory/types.js';
 import { count } from '../plural.js';
 import { unitDoc, type UnitDoc } from './docs.js';
 import { packUnitsAsync, type IndexDb, type PackedChunk, type ReplacePlan } from './index-db.js';
+import { SyncHelper, type HelperResult } from './sync-helper.js';
 
 /** What a sync did: tests read it (SIVTR_INDEX_STATS=1) to prove tails are parsed, not files. */
 export type SyncStats = {
@@ -20,10 +22,12 @@ export type SyncStats = {
   unitsWritten: number;
   unitsKept: number;
   sessionsRemoved: number;
+  /** Sessions the helper thread read (see sync-helper.ts). */
+  sessionsHelped: number;
 };
 
 export const newSyncStats = (): SyncStats => ({
-  filesSeen: 0, filesUnchanged: 0, filesAppended: 0, filesReparsed: 0, linesParsed: 0, unitsWritten: 0, unitsKept: 0, sessionsRemoved: 0,
+  filesSeen: 0, filesUnchanged: 0, filesAppended: 0, filesReparsed: 0, linesParsed: 0, unitsWritten: 0, unitsKept: 0, sessionsRemoved: 0, sessionsHelped: 0,
 });
 
 export type Progress = { total(n: number): void; step(): void; done(): void };
@@ -63,14 +67,22 @@ class WriteBatch {
     private readonly stats: SyncStats,
   ) {}
 
-  async add(change: Read): Promise<void> {
-    const docs = change.units.map((u) => unitDoc(u, change.fallbackAt));
+  /** A session read here, or by the helper (its docs and every unit packed already). */
+  async add(change: Read, helped?: Required<Omit<HelperResult, 'change'>>): Promise<void> {
+    const docs = helped ? helped.docs : change.units.map((u) => unitDoc(u, change.fallbackAt));
     const entry = { change, docs } as Pending;
-    entry.ready =
-      change.how === 'append'
-        ? packUnitsAsync(docs, this.index.persistent).then((packed) => void (entry.packed = packed))
-        : this.index.prepareReplace(this.source, change.session.id, docs).then((prepared) => void (entry.prepared = prepared));
-    entry.ready.catch(() => {}); // awaited (and its failure thrown) by flush; not unhandled meanwhile
+    if (helped) {
+      const packed = helped.packed.map(asBuffers);
+      if (change.how === 'append') entry.packed = packed;
+      else entry.prepared = { plan: { start: -Infinity, written: docs.length, kept: 0 }, packed };
+      entry.ready = Promise.resolve();
+    } else {
+      entry.ready =
+        change.how === 'append'
+          ? packUnitsAsync(docs, this.index.persistent).then((packed) => void (entry.packed = packed))
+          : this.index.prepareReplace(this.source, change.session.id, docs).then((prepared) => void (entry.prepared = prepared));
+      entry.ready.catch(() => {}); // awaited (and its failure thrown) by flush; not unhandled meanwhile
+    }
     if (this.pending.length === 0) this.since = Date.now();
     this.pending.push(entry);
     this.units += docs.length;
@@ -115,6 +127,12 @@ class WriteBatch {
   }
 }
 
+/** A chunk that crossed from the helper: its data arrives as a plain Uint8Array. */
+function asBuffers(c: PackedChunk): PackedChunk {
+  const d = c.data as Uint8Array;
+  return Buffer.isBuffer(d) ? c : { ...c, data: Buffer.from(d.buffer, d.byteOffset, d.byteLength) };
+}
+
 function removeMissing(index: IndexDb, source: string, present: Set<string>, stats: SyncStats): void {
   const gone = index.sessionsOf(source).filter((s) => !present.has(s.sid));
   if (gone.length === 0) return;
@@ -127,26 +145,106 @@ function removeMissing(index: IndexDb, source: string, present: Set<string>, sta
   });
 }
 
-type SourcePlan = { source: Source; plan: IndexPlan };
+type SourcePlan = { source: Source; plan: IndexPlan; previous: string; marks: Map<string, SessionMark> };
 
-async function applyPlan(index: IndexDb, { source, plan }: SourcePlan, stats: SyncStats, progress: Progress): Promise<void> {
+/** A session's turn to be written: what reading it gave, once it has been read (here or by the helper). */
+type Slot = { outcome?: { change: SessionChange; helped?: HelperResult }; settled: boolean; wait?: Promise<void> };
+
+/** Sessions read here ahead of one the helper is still reading, at most. */
+const MAX_AHEAD = 32;
+
+/**
+ * Starts the helper thread once a build has run this long with this many sessions still to
+ * read: a search that finds little to do never pays for a thread. SIVTR_INDEX_HELPER_AFTER_MS
+ * lets tests start it at once (0) or never (`off`).
+ */
+class HelperControl {
+  private helper: SyncHelper | undefined;
+  private tried = false;
+  private readonly started = Date.now();
+  private readonly afterMs: number;
+
+  constructor(
+    private readonly env: NodeJS.ProcessEnv,
+    private readonly persistent: boolean,
+    private readonly plans: SourcePlan[],
+    enabled: boolean,
+  ) {
+    const setting = process.env.SIVTR_INDEX_HELPER_AFTER_MS ?? '200';
+    this.afterMs = !enabled || setting === 'off' ? Infinity : Number(setting) || 0;
+  }
+
+  /** The helper, started now if it is time; undefined when there is none. */
+  get(from: SourcePlan, remaining: number): SyncHelper | undefined {
+    if (this.tried || remaining < 2 || Date.now() - this.started < this.afterMs) return this.helper;
+    this.tried = true;
+    const sources = this.plans.slice(this.plans.indexOf(from)).map((p) => ({ name: p.source.name, previous: p.previous, marks: [...p.marks] }));
+    this.helper = SyncHelper.start({ env: this.env, persistent: this.persistent, rules: activeCaptureRules()?.data, sources });
+    return this.helper;
+  }
+
+  stop(): void {
+    this.helper?.stop();
+  }
+}
+
+async function readHere(session: IndexPlan['sessions'][number]): Promise<SessionChange> {
+  try {
+    return await session.update();
+  } catch (error) {
+    return { kind: 'failed', why: `${session.id} (${(error as { code?: string }).code ?? (error as Error).message})` };
+  }
+}
+
+async function applyPlan(index: IndexDb, sp: SourcePlan, stats: SyncStats, progress: Progress, helpers: HelperControl, remainingAfter: number): Promise<void> {
+  const { source, plan } = sp;
   const present = new Set<string>();
   const failures: string[] = [];
   const batch = new WriteBatch(index, source.name, stats);
-  for (const session of plan.sessions) {
-    present.add(session.id);
-    stats.filesSeen++;
-    let change: SessionChange;
-    try {
-      change = await session.update();
-    } catch (error) {
-      change = { kind: 'failed', why: `${session.id} (${(error as { code?: string }).code ?? (error as Error).message})` };
+  const sessions = plan.sessions;
+  const slots: Slot[] = [];
+  let next = 0; // the first session not yet given to anyone
+  const here = async (i: number): Promise<void> => {
+    slots[i] = { settled: false };
+    const change = await readHere(sessions[i]!);
+    slots[i] = { outcome: { change }, settled: true };
+  };
+  for (let w = 0; w < sessions.length; w++) {
+    for (;;) {
+      const helper = helpers.get(sp, sessions.length - next + remainingAfter);
+      if (helper) await helper.heed();
+      while (helper?.hasRoom && next < sessions.length && next - w < MAX_AHEAD) {
+        const i = next++;
+        const slot: Slot = { settled: false };
+        slot.wait = helper.read(source.name, sessions[i]!.id).then((helped) => {
+          slot.settled = true;
+          if (helped) slot.outcome = { change: helped.change, helped };
+        });
+        slots[i] = slot;
+      }
+      const slot = slots[w];
+      if (slot === undefined) {
+        await here(next++);
+        continue;
+      }
+      if (slot.settled) {
+        if (slot.outcome === undefined) await here(w); // the helper could not: read it here
+        break;
+      }
+      // The helper is still reading this one: read the next one here meanwhile, or wait for it.
+      if (next < sessions.length && next - w < MAX_AHEAD) await here(next++);
+      else await Promise.race([slot.wait, helper?.nextEvent()]);
     }
+    const { change, helped } = slots[w]!.outcome!;
+    slots[w] = { settled: true }; // written: let it go
+    if (helped) stats.sessionsHelped++;
+    present.add(sessions[w]!.id);
+    stats.filesSeen++;
     if (change.kind === 'unchanged') stats.filesUnchanged++;
     else if (change.kind === 'failed') failures.push(change.why);
     else {
       stats.linesParsed += change.lines ?? 0;
-      await batch.add(change);
+      await batch.add(change, helped?.docs && helped.packed ? { docs: helped.docs, packed: helped.packed } : undefined);
     }
     progress.step();
   }
@@ -161,6 +259,7 @@ async function applyPlan(index: IndexDb, { source, plan }: SourcePlan, stats: Sy
 export async function syncIndex(index: IndexDb, env: NodeJS.ProcessEnv, progress: Progress, only?: { sources?: readonly Source[] }): Promise<SyncStats> {
   const stats = newSyncStats();
   const plans: SourcePlan[] = [];
+  let helpers: HelperControl | undefined;
   try {
     for (const source of only?.sources ?? allSources()) {
       const marks = marksOf(index, source);
@@ -172,15 +271,23 @@ export async function syncIndex(index: IndexDb, env: NodeJS.ProcessEnv, progress
       }
       try {
         const plan = await source.index.plan({ env, persistent: index.persistent, previous, mark: (key) => marks.get(key) });
-        plans.push({ source, plan });
+        plans.push({ source, plan, previous, marks });
       } catch (error) {
         warn(`cannot list ${source.name} sessions (${(error as Error).message}) — searching the other sources`);
       }
     }
     // Everything to read is known before the first bar is drawn, so the bar only moves forward.
-    progress.total(plans.reduce((n, p) => n + p.plan.sessions.length, 0));
-    for (const plan of plans) await applyPlan(index, plan, stats, progress);
+    const all = plans.reduce((n, p) => n + p.plan.sessions.length, 0);
+    progress.total(all);
+    // Only the source table's own sources can be planned again in another thread.
+    helpers = new HelperControl(env, index.persistent, plans, only?.sources === undefined);
+    let remaining = all;
+    for (const plan of plans) {
+      remaining -= plan.plan.sessions.length;
+      await applyPlan(index, plan, stats, progress, helpers, remaining);
+    }
   } finally {
+    helpers?.stop();
     for (const { plan } of plans) plan.close?.();
   }
   progress.done();

@@ -205,6 +205,60 @@ describe('the index is a cache', () => {
   });
 });
 
+describe('the helper thread', () => {
+  /** Every row a search reads, with chunk text decoded (deflate's bytes are not the contract, the text is). */
+  function dump(): unknown {
+    const db = new Database(join(world.data, 'index.db'), { readonly: true });
+    try {
+      const chunks = (db.prepare('SELECT id, session, lo, first_unit, nparts, nchars, parts, data FROM chunks ORDER BY id').all() as { data: Buffer }[]).map((c) => ({
+        ...c,
+        data: (c.data[0] === 1 ? require('node:zlib').inflateRawSync(c.data.subarray(1)) : c.data.subarray(1)).toString('utf8'),
+      }));
+      // The gram keys and how many chunks hold each, as one digest (there are tens of thousands).
+      db.exec('CREATE VIRTUAL TABLE temp.vocab USING fts5vocab(main, grams, row)');
+      const vocab = db.prepare('SELECT term, doc FROM temp.vocab ORDER BY term').raw().all() as [string, number][];
+      const grams = { keys: vocab.length, digest: require('node:crypto').createHash('sha1').update(vocab.join(' ')).digest('hex') };
+      return {
+        sessions: db.prepare('SELECT * FROM sessions ORDER BY id').all(),
+        units: db.prepare('SELECT * FROM units ORDER BY id').all(),
+        files: db.prepare('SELECT * FROM files ORDER BY key').all(),
+        chunks,
+        grams,
+      };
+    } finally {
+      db.close();
+    }
+  }
+
+  it('builds the very index the main thread alone builds, and the same answers', () => {
+    // Every source holds several sessions, so the helper has sessions of each kind to read.
+    const more = generateCorpus(world.home, { sessions: 12, mb: 1 });
+    expect(more.sessions).toBe(12);
+    for (let t = 0; t < 4; t++) {
+      const lines = Array.from({ length: 30 }, (_, i) => JSON.stringify({ prompt: '$ ', command: `make target-${t}-${i}`, output: `built PR1137 snake_case 会话 ${t}/${i}`, ended_at: new Date(Date.UTC(2026, 10, 2, t, i)).toISOString(), exit_code: i % 3 }));
+      writeFileSync(join(world.data, 'terminals', `77${t}-1764400000.jsonl`), lines.join('\n') + '\n');
+    }
+    const queries = [['connection refused'], ['PR1137'], ['snake_case'], ['会话'], ['--status', 'failure', 'make'], ['tok-claude-3-1']];
+    const build = (after: string) => {
+      for (const f of readdirSync(world.data)) if (f.startsWith('index.db')) rmSync(join(world.data, f));
+      const env = { ...world.env, SIVTR_INDEX_HELPER_AFTER_MS: after };
+      const { stats } = searchWithStats(['anything'], env);
+      const answers = queries.map((q) => searchJson(env, [...q, '--limit', '50']));
+      return { stats: stats as Stats & { sessionsHelped: number }, answers, rows: dump() };
+    };
+    const alone = build('off');
+    const helped = build('0');
+    expect(alone.stats.sessionsHelped).toBe(0);
+    expect(helped.stats.sessionsHelped).toBeGreaterThan(0);
+    expect({ ...helped.stats, sessionsHelped: 0 }).toEqual(alone.stats);
+    expect(helped.rows).toEqual(alone.rows);
+    expect(helped.answers).toEqual(alone.answers);
+    expect(alone.answers.every((a) => a.total > 0)).toBe(true);
+    expect((alone.rows as { grams: { keys: number } }).grams.keys).toBeGreaterThan(1000);
+    expect(searchJson(world.env, ['PR1137', '--limit', '50', '--no-index'])).toEqual(alone.answers[1]);
+  });
+});
+
 describe('chunked storage', () => {
   it('a term whose keys are all in one chunk but not together in one part is not a hit', () => {
     // Both records land in one chunk, which then holds every trigram of "quokkazebu" (from

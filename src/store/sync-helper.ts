@@ -1,0 +1,178 @@
+// A second thread for a large index build. Reading sessions (parsing JSON, building units, listing
+// gram keys, deflating) is nearly all of a cold build's work, and writing SQLite a small part;
+// on a machine with two cores the helper reads sessions while the main thread reads others and
+// writes every one of them, in the order the sources listed them (so row ids, and answers, are
+// the same as a build without it). The helper is a worker thread started from its own bundle
+// (dist/index-worker.cjs, beside the CLI's); it plans the same sources itself, from the marks
+// the main thread sends, and gives back each session it is asked for as the main thread would
+// have made it, packed and ready to be written. Anything it cannot do — a session it does not
+// list, an error, the thread gone — the main thread does itself.
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
+import { findSource } from '../memory/sources.js';
+import type { SessionChange, SessionMark } from '../memory/types.js';
+import { useCaptureRules, type CaptureRulesData } from '../session/capture-rules.js';
+import { unitDoc, type UnitDoc } from './docs.js';
+import { packUnits, type PackedChunk } from './index-db.js';
+
+/** What the helper needs to plan a source as the main thread did. */
+export type HelperSource = { name: string; previous: string; marks: [string, SessionMark][] };
+
+type HelperInit = { env: NodeJS.ProcessEnv; persistent: boolean; rules?: CaptureRulesData; sources: HelperSource[] };
+
+type Job = { seq: number; source: string; id: string };
+
+/** A session as the helper read it: `docs` and `packed` (every unit, from the first) when it was read. */
+export type HelperResult = { change: SessionChange; docs?: UnitDoc[]; packed?: PackedChunk[] };
+
+type Reply = { type: 'ready' } | { type: 'done'; seq: number; result: HelperResult } | { type: 'missing'; seq: number };
+
+/** Sessions handed to the helper at once: one being read, one waiting, so it never idles between two. */
+const IN_FLIGHT = 2;
+
+const WORKER_KEY = 'sivtrIndexHelper';
+
+/** The main thread's side of the helper. */
+export class SyncHelper {
+  private ready = false;
+  private dead = false;
+  private seq = 0;
+  private readonly jobs = new Map<number, (result: HelperResult | undefined) => void>();
+  private wake: (() => void) | undefined;
+
+  private constructor(private readonly worker: Worker) {
+    worker.on('message', (m: Reply) => {
+      if (m.type === 'ready') this.ready = true;
+      else this.settle(m.seq, m.type === 'done' ? m.result : undefined);
+      this.poke();
+    });
+    worker.on('error', () => this.fail());
+    worker.on('exit', () => this.fail());
+  }
+
+  /** A started helper, or undefined where none can run (from the TypeScript sources there is no bundle). */
+  static start(init: HelperInit): SyncHelper | undefined {
+    const entry = join(dirname(fileURLToPath(import.meta.url)), 'index-worker.cjs');
+    if (!existsSync(entry)) return undefined;
+    try {
+      const worker = new Worker(entry, { workerData: { [WORKER_KEY]: init }, env: init.env, stdout: false, stderr: false });
+      worker.unref();
+      return new SyncHelper(worker);
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** True when the helper has planned its sources and has room for another session. */
+  get hasRoom(): boolean {
+    return this.ready && !this.dead && this.jobs.size < IN_FLIGHT;
+  }
+
+  get working(): boolean {
+    return !this.dead && this.jobs.size > 0;
+  }
+
+  /** The helper's reading of one session; undefined means: read it yourself. */
+  read(source: string, id: string): Promise<HelperResult | undefined> {
+    if (this.dead) return Promise.resolve(undefined);
+    const seq = ++this.seq;
+    const job: Job = { seq, source, id };
+    // An unref'd thread does not keep the process alive: while the main thread waits for it, it must.
+    if (this.jobs.size === 0) this.worker.ref();
+    return new Promise((done) => {
+      this.jobs.set(seq, done);
+      this.worker.postMessage(job);
+    });
+  }
+
+  /** Lets the helper's messages in (the main thread's reading may not otherwise return to the event loop). */
+  heed(): Promise<void> {
+    return new Promise((done) => setImmediate(done));
+  }
+
+  /** Resolves at the helper's next message (or its end). */
+  nextEvent(): Promise<void> {
+    if (this.dead) return Promise.resolve();
+    return new Promise((done) => (this.wake = done));
+  }
+
+  stop(): void {
+    this.dead = true;
+    void this.worker.terminate();
+    this.settleAll();
+  }
+
+  private poke(): void {
+    const wake = this.wake;
+    this.wake = undefined;
+    wake?.();
+  }
+
+  private settle(seq: number, result: HelperResult | undefined): void {
+    const done = this.jobs.get(seq);
+    this.jobs.delete(seq);
+    if (this.jobs.size === 0 && !this.dead) this.worker.unref();
+    done?.(result);
+  }
+
+  private settleAll(): void {
+    for (const seq of [...this.jobs.keys()]) this.settle(seq, undefined);
+    this.poke();
+  }
+
+  private fail(): void {
+    this.dead = true;
+    this.settleAll();
+  }
+}
+
+/** The helper's side: plan the sources, then read each session asked for. */
+export async function serveSyncHelper(): Promise<void> {
+  const init = (workerData as Record<string, HelperInit> | undefined)?.[WORKER_KEY];
+  if (isMainThread || !parentPort || !init) return;
+  const port = parentPort;
+  if (init.rules) useCaptureRules(init.rules);
+  const sessions = new Map<string, Map<string, () => Promise<SessionChange>>>();
+  // The main thread listed these sources already and said what listing them warned about.
+  const write = process.stderr.write;
+  process.stderr.write = () => true;
+  try {
+    for (const { name, previous, marks } of init.sources) {
+      const source = findSource(name);
+      if (!source) continue;
+      const byKey = new Map(marks);
+      try {
+        const plan = await source.index.plan({ env: init.env, persistent: init.persistent, previous, mark: (key) => byKey.get(key) });
+        sessions.set(name, new Map(plan.sessions.map((s) => [s.id, s.update])));
+      } catch {
+        // Not listed here: the main thread reads this source's sessions itself.
+      }
+    }
+  } finally {
+    process.stderr.write = write;
+  }
+  port.on('message', (job: Job) => {
+    void readOne(init, sessions, job).then(
+      (result) => port.postMessage(result ? ({ type: 'done', seq: job.seq, result } satisfies Reply) : ({ type: 'missing', seq: job.seq } satisfies Reply)),
+      () => port.postMessage({ type: 'missing', seq: job.seq } satisfies Reply),
+    );
+  });
+  port.postMessage({ type: 'ready' } satisfies Reply);
+}
+
+async function readOne(init: HelperInit, sessions: Map<string, Map<string, () => Promise<SessionChange>>>, job: Job): Promise<HelperResult | undefined> {
+  const update = sessions.get(job.source)?.get(job.id);
+  if (!update) return undefined;
+  let change: SessionChange;
+  try {
+    change = await update();
+  } catch (error) {
+    change = { kind: 'failed', why: `${job.id} (${(error as { code?: string }).code ?? (error as Error).message})` };
+  }
+  if (change.kind !== 'read') return { change };
+  const docs = change.units.map((u) => unitDoc(u, change.fallbackAt));
+  // Units do not cross threads (their getters would not); the docs hold everything written.
+  return { change: { ...change, units: [] }, docs, packed: packUnits(docs, init.persistent) };
+}
