@@ -73,7 +73,7 @@ function partDocs(parts: Part[]): PartDoc[] {
       if (call === undefined) calls.set(p.callId, p.n);
       else group = call;
     }
-    if (p.text.trim() !== '') out.push(partDoc(p, group));
+    if (/\S/.test(p.text)) out.push(partDoc(p, group)); // not trim(): that copies a long output to look at its ends
   }
   return out;
 }

@@ -173,6 +173,9 @@ async function readOne(init: HelperInit, sessions: Map<string, Map<string, () =>
   }
   if (change.kind !== 'read') return { change };
   const docs = change.units.map((u) => unitDoc(u, change.fallbackAt));
-  // Units do not cross threads (their getters would not); the docs hold everything written.
-  return { change: { ...change, units: [] }, docs, packed: packUnits(docs, init.persistent) };
+  const packed = packUnits(docs, init.persistent);
+  // Units do not cross threads (their getters would not), and the chunks hold the part texts:
+  // the docs cross without them (the main thread gives the helper only sessions it writes whole).
+  for (const d of docs) d.parts = [];
+  return { change: { ...change, units: [] }, docs, packed };
 }

@@ -43,7 +43,8 @@ function marksOf(index: IndexDb, source: Source): Map<string, SessionMark> {
 }
 
 type Read = Extract<SessionChange, { kind: 'read' }>;
-type Pending = { change: Read; docs: UnitDoc[]; packed?: PackedChunk[]; prepared?: { plan: ReplacePlan; packed: PackedChunk[] }; ready: Promise<void> };
+/** `helped`: read by the helper, whose docs carry no part texts (its chunks hold them). */
+type Pending = { change: Read; docs: UnitDoc[]; packed?: PackedChunk[]; prepared?: { plan: ReplacePlan; packed: PackedChunk[] }; ready: Promise<void>; helped?: boolean };
 
 /** Characters of unit text in flight: reading goes on while they are deflated, up to this much. */
 const MAX_PENDING_CHARS = 32 * 1024 * 1024;
@@ -70,12 +71,15 @@ class WriteBatch {
   /** A session read here, or by the helper (its docs and every unit packed already). */
   async add(change: Read, helped?: Required<Omit<HelperResult, 'change'>>): Promise<void> {
     const docs = helped ? helped.docs : change.units.map((u) => unitDoc(u, change.fallbackAt));
-    const entry = { change, docs } as Pending;
+    // The docs hold all that is written: the units (and the entries behind them) can go before
+    // the batch is written, instead of surviving every collection until then.
+    const entry: Pending = { change: { ...change, units: [] }, docs, ready: Promise.resolve() };
     if (helped) {
+      entry.helped = true;
       const packed = helped.packed.map(asBuffers);
+      for (const c of packed) this.chars += c.nchars;
       if (change.how === 'append') entry.packed = packed;
       else entry.prepared = { plan: { start: -Infinity, written: docs.length, kept: 0 }, packed };
-      entry.ready = Promise.resolve();
     } else {
       entry.ready =
         change.how === 'append'
@@ -95,8 +99,14 @@ class WriteBatch {
     await Promise.all(this.pending.map((p) => p.ready));
     const { index, stats } = this;
     index.writing(() => {
-      for (const { change, docs, packed, prepared } of this.pending) {
+      for (const { change, docs, packed, prepared, helped } of this.pending) {
         const key = change.mark ? `${this.source}:${change.mark.key}` : undefined;
+        // The helper is given only sessions the index did not hold; if one is there now, another
+        // search wrote it meanwhile (and the helper's docs, without their texts, could not be compared).
+        if (helped && index.sessionRow(this.source, change.session.id) !== undefined) {
+          stats.filesUnchanged++;
+          continue;
+        }
         if (key !== undefined) {
           // Another search may have indexed this session while we read it: then it is done already.
           const now = index.file(key);
@@ -213,7 +223,7 @@ async function applyPlan(index: IndexDb, sp: SourcePlan, stats: SyncStats, progr
     for (;;) {
       const helper = helpers.get(sp, sessions.length - next + remainingAfter);
       if (helper) await helper.heed();
-      while (helper?.hasRoom && next < sessions.length && next - w < MAX_AHEAD) {
+      while (helper?.hasRoom && next < sessions.length && next - w < MAX_AHEAD && index.sessionRow(source.name, sessions[next]!.id) === undefined) {
         const i = next++;
         const slot: Slot = { settled: false };
         slot.wait = helper.read(source.name, sessions[i]!.id).then((helped) => {

@@ -256,6 +256,18 @@ describe('the helper thread', () => {
     expect(alone.answers.every((a) => a.total > 0)).toBe(true);
     expect((alone.rows as { grams: { keys: number } }).grams.keys).toBeGreaterThan(1000);
     expect(searchJson(world.env, ['PR1137', '--limit', '50', '--no-index'])).toEqual(alone.answers[1]);
+
+    // Next sync, helper at once again: a grown log and a new one. Sessions the index holds are read
+    // by the main thread; the new one may go to the helper; the answers are those of the sources.
+    appendFileSync(join(world.data, 'terminals', '770-1764400000.jsonl'), JSON.stringify({ prompt: '$ ', command: 'make again', output: 'PR1137 rebuilt', exit_code: 0 }) + '\n');
+    writeFileSync(join(world.data, 'terminals', '779-1764400000.jsonl'), JSON.stringify({ prompt: '$ ', command: 'make fresh', output: 'PR1137 fresh', exit_code: 0 }) + '\n');
+    const env = { ...world.env, SIVTR_INDEX_HELPER_AFTER_MS: '0' };
+    const { stats } = searchWithStats(['anything'], env);
+    expect(stats.filesAppended).toBe(1);
+    expect(stats.filesReparsed).toBe(1);
+    const direct = searchJson(env, ['PR1137', '--limit', '50', '--no-index']);
+    expect(direct.total).toBe(alone.answers[1]!.total + 2);
+    expect(searchJson(env, ['PR1137', '--limit', '50'])).toEqual(direct);
   });
 });
 
