@@ -163,10 +163,13 @@ type Slot = { outcome?: { change: SessionChange; helped?: HelperResult }; settle
 /** Sessions read here ahead of one the helper is still reading, at most. */
 const MAX_AHEAD = 32;
 
+/** A source the index holds nothing of, with this many sessions, is a build worth a thread from the start. */
+const COLD_SESSIONS = 16;
+
 /**
- * Starts the helper thread once a build has run this long with this many sessions still to
- * read: a search that finds little to do never pays for a thread. SIVTR_INDEX_HELPER_AFTER_MS
- * lets tests start it at once (0) or never (`off`).
+ * Starts the helper thread for a source never indexed with many sessions, or once a build has
+ * run 200 ms with sessions still to read: a search that finds little to do never pays for a
+ * thread. SIVTR_INDEX_HELPER_AFTER_MS lets tests start it at once (0) or never (`off`).
  */
 class HelperControl {
   private helper: SyncHelper | undefined;
@@ -186,7 +189,9 @@ class HelperControl {
 
   /** The helper, started now if it is time; undefined when there is none. */
   get(from: SourcePlan, remaining: number): SyncHelper | undefined {
-    if (this.tried || remaining < 2 || Date.now() - this.started < this.afterMs) return this.helper;
+    if (this.tried || remaining < 2 || this.afterMs === Infinity) return this.helper;
+    const cold = from.marks.size === 0 && from.plan.sessions.length >= COLD_SESSIONS;
+    if (!cold && Date.now() - this.started < this.afterMs) return this.helper;
     this.tried = true;
     const sources = this.plans.slice(this.plans.indexOf(from)).map((p) => ({ name: p.source.name, previous: p.previous, marks: [...p.marks] }));
     this.helper = SyncHelper.start({ env: this.env, persistent: this.persistent, rules: activeCaptureRules()?.data, sources });
