@@ -85,9 +85,37 @@ export function statusOf(unit: Unit): StatusName {
   return 'unknown';
 }
 
+/** Digits of `s` from `at` to `at + n` as a number, or -1 when one is not a digit. */
+function digits(s: string, at: number, n: number): number {
+  let v = 0;
+  for (let i = at; i < at + n; i++) {
+    const d = s.charCodeAt(i) - 48;
+    if (d < 0 || d > 9) return -1;
+    v = v * 10 + d;
+  }
+  return v;
+}
+
+/**
+ * `2026-10-01T09:00:00Z` and `…00.123Z`, the form every log and agent writes, read directly:
+ * Date.parse tokenises its input for every format it knows, which was a tenth of building a
+ * terminal record's doc. Anything else (offsets, other precisions, odd dates) goes to Date.parse.
+ */
+function utcIsoMs(s: string): number | undefined {
+  const n = s.length;
+  if ((n !== 20 && n !== 24) || s.charCodeAt(n - 1) !== 90 /* Z */) return undefined;
+  if (s[4] !== '-' || s[7] !== '-' || s[10] !== 'T' || s[13] !== ':' || s[16] !== ':' || (n === 24 && s[19] !== '.')) return undefined;
+  const y = digits(s, 0, 4), mo = digits(s, 5, 2), d = digits(s, 8, 2), h = digits(s, 11, 2), mi = digits(s, 14, 2), se = digits(s, 17, 2);
+  const ms = n === 24 ? digits(s, 20, 3) : 0;
+  // Days past the 28th are left to Date.parse, which knows which months have them; so are years
+  // before 100, which Date.UTC would take as 19xx.
+  if (y < 100 || mo < 1 || mo > 12 || d < 1 || d > 28 || h < 0 || h > 23 || mi < 0 || mi > 59 || se < 0 || se > 59 || ms < 0) return undefined;
+  return Date.UTC(y, mo - 1, d, h, mi, se, ms);
+}
+
 function epochMs(iso: string | undefined): number | null {
   if (!iso) return null;
-  const ms = Date.parse(iso);
+  const ms = utcIsoMs(iso) ?? Date.parse(iso);
   return Number.isNaN(ms) ? null : ms;
 }
 

@@ -1,0 +1,26 @@
+// Units as the index stores them: the time of a unit is read as Date.parse reads it, whatever
+// path reads it (the common UTC form is parsed without Date.parse).
+import { describe, expect, it } from 'vitest';
+import { unitDoc } from '../../src/store/docs.js';
+import type { Unit } from '../../src/memory/types.js';
+
+const atOf = (at: string): number | null => unitDoc({ ref: 'terminal/t/1', source: 'terminal', session: 't', index: 1, parts: [], title: '', at } as Unit).at;
+const parsed = (s: string): number | null => (Number.isNaN(Date.parse(s)) ? null : Date.parse(s));
+
+describe('unit times', () => {
+  it('are what Date.parse makes of them, for every day, time and millisecond form', () => {
+    const cases: string[] = [];
+    const pad = (n: number, w = 2) => String(n).padStart(w, '0');
+    for (let y = 1968; y <= 2032; y += 4) for (let m = 1; m <= 12; m++) for (let d = 1; d <= 31; d++) {
+      const t = `${pad((d * 7) % 24)}:${pad((d * 13) % 60)}:${pad((m * 11) % 60)}`;
+      cases.push(`${y}-${pad(m)}-${pad(d)}T${t}Z`, `${y}-${pad(m)}-${pad(d)}T${t}.${pad((d * 37) % 1000, 3)}Z`);
+    }
+    const odd = [
+      '2026-02-29T00:00:00Z', '2024-02-29T12:00:00Z', '2026-13-01T00:00:00Z', '2026-00-10T00:00:00Z', '2026-10-01T24:00:00Z',
+      '2026-10-01T23:60:00Z', '2026-10-01T23:59:60Z', '0099-01-01T00:00:00Z', '2026-1a-01T00:00:00Z', '2026-10-01T00:00:00.5Z',
+      '2026-10-01 00:00:00Z', '2026-10-01T00:00:00+02:00', '2026-10-01T00:00:00.000+05:30', '2026-10-01', 'yesterday',
+    ];
+    for (const s of [...cases, ...odd]) expect(atOf(s), s).toBe(parsed(s));
+    expect(atOf('2026-10-01T09:00:00Z')).toBe(Date.UTC(2026, 9, 1, 9));
+  });
+});
