@@ -22,6 +22,11 @@ function bigram(a: number, b: number): number {
   return BIGRAM_BASE + (Math.imul(h, 0x165667b1) >>> (32 - BITS));
 }
 
+const NON_ASCII = /[^\x00-\x7f]/;
+
+/** A-Z to a-z; every other ASCII code as it is. */
+const lowerAscii = (c: number): number => (c >= 65 && c <= 90 ? c | 32 : c);
+
 /** FTS5 token for a key: base-36 digits, which the `ascii` tokenizer keeps as one word. */
 export const keyToken = (key: number): string => key.toString(36);
 
@@ -45,6 +50,27 @@ export class KeySet {
     if ((had & bit) === 0) {
       this.bits[word] = had | bit;
       this.keys.push(key);
+    }
+  }
+
+  /**
+   * Adds the keys of `text` lower-cased, as `addText(text.toLowerCase())` would: a text of ASCII
+   * only (most chunks) is lower-cased character by character, without making a lower-cased copy.
+   */
+  addTextLowering(text: string): void {
+    if (NON_ASCII.test(text)) {
+      this.addText(text.toLowerCase());
+      return;
+    }
+    const n = text.length;
+    if (n < 2) return;
+    let a = lowerAscii(text.charCodeAt(0));
+    let b = lowerAscii(text.charCodeAt(1));
+    for (let i = 2; i < n; i++) {
+      const c = lowerAscii(text.charCodeAt(i));
+      this.add(trigram(a, b, c));
+      a = b;
+      b = c;
     }
   }
 

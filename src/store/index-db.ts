@@ -143,7 +143,7 @@ function packRaw(docs: UnitDoc[]): { chunks: PackedChunk[]; raw: Buffer[] } {
   const flush = (): void => {
     const text = texts.join('\u0000');
     keys.next();
-    keys.addText(text.toLowerCase());
+    keys.addTextLowering(text);
     const list = keys.keys;
     const tokens = new Array<string>(list.length);
     for (let i = 0; i < list.length; i++) tokens[i] = tokenOf[list[i]!] ??= keyToken(list[i]!);

@@ -1,0 +1,44 @@
+// Gram keys: lower-casing while hashing gives exactly the keys of the lower-cased text, so a
+// chunk is found by every query that `termKeys` makes of a lower-cased term.
+import { describe, expect, it } from 'vitest';
+import { KeySet, termKeys } from '../../src/store/grams.js';
+
+function keysOf(add: (k: KeySet) => void): number[] {
+  const k = new KeySet();
+  add(k);
+  return [...k.keys].sort((a, b) => a - b);
+}
+
+/** A deterministic mix of the characters the rule cares about. */
+function sample(seed: number, length: number, alphabet: string): string {
+  let x = seed;
+  let out = '';
+  for (let i = 0; i < length; i++) {
+    x = (Math.imul(x, 1103515245) + 12345) >>> 0;
+    out += alphabet[x % alphabet.length];
+  }
+  return out;
+}
+
+describe('gram keys', () => {
+  const ascii = 'abcXYZ_019 \n\t\0-.:/"ZzAa@[`{';
+  const mixed = ascii + 'İΣσςÄäÉ会话记录ǅ';
+
+  it('are the same lower-cased on the fly as of the lower-cased text, ASCII or not', () => {
+    for (let seed = 1; seed <= 200; seed++) {
+      for (const alphabet of [ascii, mixed]) {
+        const text = sample(seed, 1 + (seed % 97), alphabet);
+        expect(keysOf((k) => k.addTextLowering(text)), text).toEqual(keysOf((k) => k.addText(text.toLowerCase())));
+      }
+    }
+  });
+
+  it('hold every key a query term needs, whatever its case', () => {
+    const text = 'Merge PR1137: rename to Snake_Case_Helpers; 会话记录 saved';
+    const held = new Set(keysOf((k) => k.addTextLowering(text)));
+    for (const term of ['pr1137', 'snake_case', 'SNAKE_CASE'.toLowerCase(), '会话', 'helpers; 会']) {
+      for (const key of termKeys(term) ?? []) expect(held.has(key), term).toBe(true);
+    }
+    expect(termKeys('zq')).toBeUndefined();
+  });
+});
