@@ -22,10 +22,22 @@ function bigram(a: number, b: number): number {
   return BIGRAM_BASE + (Math.imul(h, 0x165667b1) >>> (32 - BITS));
 }
 
-const NON_ASCII = /[^\x00-\x7f]/;
+/** Marks a code unit that cannot be lower-cased on its own. */
+const SPECIAL = 0xffff;
+/** Lower case of each non-ASCII code unit, filled as they are met (0: not yet known). */
+let lowerTable: Uint16Array | undefined;
 
-/** A-Z to a-z; every other ASCII code as it is. */
-const lowerAscii = (c: number): number => (c >= 65 && c <= 90 ? c | 32 : c);
+function lowerUnit(c: number): number {
+  if (c < 0x80) return c >= 65 && c <= 90 ? c | 32 : c;
+  const table = (lowerTable ??= new Uint16Array(0x10000));
+  let l = table[c]!;
+  if (l === 0) {
+    const lower = c >= 0xd800 && c <= 0xdfff ? '' : c === 0x3a3 ? '' : String.fromCharCode(c).toLowerCase();
+    l = lower.length === 1 ? lower.charCodeAt(0) : SPECIAL;
+    table[c] = l;
+  }
+  return l;
+}
 
 /** FTS5 token for a key: base-36 digits, which the `ascii` tokenizer keeps as one word. */
 export const keyToken = (key: number): string => key.toString(36);
@@ -54,21 +66,24 @@ export class KeySet {
   }
 
   /**
-   * Adds the keys of `text` lower-cased, as `addText(text.toLowerCase())` would: a text of ASCII
-   * only (most chunks) is lower-cased character by character, without making a lower-cased copy.
+   * Adds the keys of `text` lower-cased, exactly as `addText(text.toLowerCase())` would, in one
+   * pass without a lower-cased copy (the copy and ICU's lower-casing cost about as much as the
+   * hashing). A character whose lower case is not one code unit of its own (İ becomes two, Σ
+   * depends on its neighbours, surrogate halves pair up) sends the whole text the long way; the
+   * keys already added are keys of that text too.
    */
   addTextLowering(text: string): void {
-    if (NON_ASCII.test(text)) {
-      this.addText(text.toLowerCase());
-      return;
-    }
     const n = text.length;
     if (n < 2) return;
-    let a = lowerAscii(text.charCodeAt(0));
-    let b = lowerAscii(text.charCodeAt(1));
+    let a = lowerUnit(text.charCodeAt(0));
+    let b = lowerUnit(text.charCodeAt(1));
+    if (a === SPECIAL || b === SPECIAL) return this.addText(text.toLowerCase());
+    if ((a | b) >= 0x80) this.add(bigram(a, b));
     for (let i = 2; i < n; i++) {
-      const c = lowerAscii(text.charCodeAt(i));
+      const c = lowerUnit(text.charCodeAt(i));
+      if (c === SPECIAL) return this.addText(text.toLowerCase());
       this.add(trigram(a, b, c));
+      if ((b | c) >= 0x80) this.add(bigram(b, c));
       a = b;
       b = c;
     }

@@ -22,7 +22,8 @@ function sample(seed: number, length: number, alphabet: string): string {
 
 describe('gram keys', () => {
   const ascii = 'abcXYZ_019 \n\t\0-.:/"ZzAa@[`{';
-  const mixed = ascii + 'İΣσςÄäÉ会话记录ǅ';
+  // İ lower-cases to two code units, Σ by its neighbours, 𐐀 (a surrogate pair) as a pair, ǅ (title case) to ǆ.
+  const mixed = ascii + 'İΣσςÄäÉ会话记录ǅ𐐀\uffff\ud800';
 
   it('are the same lower-cased on the fly as of the lower-cased text, ASCII or not', () => {
     for (let seed = 1; seed <= 200; seed++) {
@@ -30,6 +31,14 @@ describe('gram keys', () => {
         const text = sample(seed, 1 + (seed % 97), alphabet);
         expect(keysOf((k) => k.addTextLowering(text)), text).toEqual(keysOf((k) => k.addText(text.toLowerCase())));
       }
+    }
+  });
+
+  it('are the same for non-ASCII text lower-cased one code unit at a time', () => {
+    const plain = 'abcXYZ 019_Ää Éé Ωω Жж 会话记录 ǅǆ ﬀ';
+    for (let seed = 1; seed <= 200; seed++) {
+      const text = sample(seed, 2 + (seed % 131), plain);
+      expect(keysOf((k) => k.addTextLowering(text)), text).toEqual(keysOf((k) => k.addText(text.toLowerCase())));
     }
   });
 
