@@ -11,7 +11,7 @@ import {
   expandHome, homeOf, isObject, labelToolOutputs, prettyArgs, pushBlock, readDirQuiet, statOrUndefined, str, titleFrom, toIso, sessionOfSummary,
 } from './common.js';
 import { columnsOf, withReadOnlyDb } from './sqlite.js';
-import type { Transcript, Block, DiscoverOptions, Provider, TranscriptSummary } from './types.js';
+import type { Transcript, Block, DiscoverOptions, Provider, TokenUsage, TranscriptSummary } from './types.js';
 
 type Rec = Record<string, unknown>;
 const PREFIX = 'hermes:';
@@ -184,11 +184,37 @@ async function* discover(opts: DiscoverOptions): AsyncIterable<TranscriptSummary
   }
 }
 
+const TOKEN_COLUMNS = { input: 'input_tokens', output: 'output_tokens', cacheRead: 'cache_read_tokens', cacheWrite: 'cache_write_tokens', reasoning: 'reasoning_tokens' } as const;
+
+/**
+ * The chain's tokens: Hermes keeps only running totals per session row (`input_tokens` is the
+ * fresh input, the cache reads and writes apart), summed over the rows a compression split. All
+ * zero is a version that counted nothing, not a session that used nothing.
+ */
+function chainUsage(db: Database, chain: string[]): TokenUsage | undefined {
+  const cols = columnsOf(db, 'sessions');
+  const present = Object.entries(TOKEN_COLUMNS).filter(([, c]) => cols.has(c));
+  if (present.length === 0) return undefined;
+  const select = db.prepare(`SELECT ${present.map(([, c]) => c).join(', ')} FROM sessions WHERE id = ?`);
+  const usage: TokenUsage = {};
+  for (const id of chain) {
+    const row = select.get(id) as Rec | undefined;
+    for (const [key, col] of present) {
+      const v = row?.[col];
+      if (typeof v === 'number' && Number.isFinite(v) && v >= 0) usage[key as keyof TokenUsage] = (usage[key as keyof TokenUsage] ?? 0) + v;
+    }
+  }
+  return Object.values(usage).some((v) => typeof v === 'number' && v > 0) ? usage : undefined;
+}
+
 async function load(summary: TranscriptSummary, opts: DiscoverOptions): Promise<Transcript> {
   const [, profile = '', ids = summary.id] = /^hermes:([^:]*):(.*)$/.exec(summary.location) ?? [];
   const path = profile ? join(hermesHome(opts.env), 'profiles', profile, 'state.db') : join(hermesHome(opts.env), 'state.db');
-  const rows = (await withReadOnlyDb(path, 'the Hermes database', (db) => loadChainRows(db, ids.split(',')))) ?? [];
-  return sessionOfSummary(summary, hermesBlocks(rows, path));
+  const chain = ids.split(',');
+  const read = await withReadOnlyDb(path, 'the Hermes database', (db) => ({ rows: loadChainRows(db, chain), usage: chainUsage(db, chain) }));
+  const transcript = sessionOfSummary(summary, hermesBlocks(read?.rows ?? [], path));
+  if (read?.usage) transcript.usage = read.usage;
+  return transcript;
 }
 
 export const hermes: Provider = {

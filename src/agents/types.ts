@@ -128,6 +128,11 @@ export type Transcript = {
   blocks: Block[];
   /** Set by a provider that knows the newest turn has not finished (no completion marker yet). */
   lastTurnOpen?: boolean;
+  /**
+   * The session's running token total, from an agent that records no per-response figure
+   * (Hermes, Droid): a session fact only, since no turn can be given its share.
+   */
+  usage?: TokenUsage;
 };
 
 /** What listing needs, read cheaply (stat plus bounded head/tail reads). */

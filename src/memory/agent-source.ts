@@ -286,8 +286,8 @@ export function agentSource(provider: Provider): Source {
     index: agentIndex(provider),
     list: (opts: ListOptions & { limit?: number }): Promise<SessionInfo[]> => listWithTurns(provider, opts),
     async open(key: string, opts: ListOptions): Promise<OpenedSession> {
-      const { info, units } = await openTranscript(provider, key, opts);
-      return { info, units };
+      const { info, session, units } = await openTranscript(provider, key, opts);
+      return session.usage ? { info, units, usage: session.usage } : { info, units };
     },
   };
 }

@@ -42,6 +42,8 @@ export type SessionFacts = {
   commands: number;
   failures: number;
   tokens?: Tokens;
+  /** `session`: the tokens are the agent's session total; it records none per turn. */
+  tokensScope?: 'session';
   firstActivity?: string;
   lastActivity?: string;
 };
@@ -112,6 +114,11 @@ export function sessionFacts(session: OpenedSession, turns: readonly TurnFacts[]
   if (info.title) facts.title = info.title;
   if (info.cwd) facts.cwd = info.cwd;
   if (tokens) facts.tokens = tokens;
+  else if (session.usage) {
+    const { input, output, cacheRead, cacheWrite } = session.usage;
+    facts.tokens = Object.fromEntries(Object.entries({ input, output, cacheRead, cacheWrite }).filter(([, v]) => v !== undefined)) as Tokens;
+    facts.tokensScope = 'session';
+  }
   if (stamps.length > 0) {
     facts.firstActivity = stamps[0];
     facts.lastActivity = stamps.at(-1);

@@ -1,5 +1,5 @@
 // What copy / show / diff / search see, whatever the source (docs/architecture.md).
-import type { BlockFacts, BlockKind, TurnEnd } from '../agents/types.js';
+import type { BlockFacts, BlockKind, TokenUsage, TurnEnd } from '../agents/types.js';
 import type { FileMark } from '../session/file-mark.js';
 
 export type PartKind = BlockKind | 'prompt' | 'command' | 'output';
@@ -53,7 +53,12 @@ export type SessionInfo = {
   parent?: string;
 };
 
-export type OpenedSession = { info: SessionInfo; units: Unit[] };
+export type OpenedSession = {
+  info: SessionInfo;
+  units: Unit[];
+  /** The agent's own session total, when it keeps no per-response tokens (Transcript.usage). */
+  usage?: TokenUsage;
+};
 
 /** `cwd` names the workspace; `scope`, when given, is a subtree that replaces it (`--scope PATH`). */
 export type ListOptions = { env: NodeJS.ProcessEnv; cwd: string; global: boolean; scope?: string };

@@ -3,6 +3,7 @@
 // scaffolding, a curator prompt, a sub-agent session, a named profile and HERMES_HOME.
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { cleanEnv, runCli, tempDir } from '../helpers/cli.js';
 import { build } from './fixtures/hermes.js';
@@ -32,6 +33,29 @@ describe('hermes', () => {
     for (const gone of ['rewound', 'Review the conversation', 'Nothing to save', 'scaffolding', 'subagent task']) expect(all).not.toContain(gone);
     // the later link of the chain answers to its own id too
     expect(runCli(['copy', 'hermes', 'out', '--session', 's2', '--print'], { env, cwd: work }).stdout.trimEnd()).toBe('All 12 tests pass.');
+  });
+
+  it('shows the session token totals Hermes keeps (summed over the chain, the sub-agent apart) in overview only: no turn gets a share', () => {
+    const work = join(tmp.path, 'app');
+    mkdirSync(work);
+    const path = join(tmp.path, '.hermes', 'state.db');
+    build(path, work);
+    const env = cleanEnv(tmp.path);
+    // a version without token columns records none: no tokens line, never a zero
+    expect((JSON.parse(runCli(['overview', 'hermes/s1', '--json'], { env, cwd: work }).stdout) as { tokens?: unknown }).tokens).toBeUndefined();
+    const db = new Database(path);
+    for (const c of ['input_tokens', 'output_tokens', 'cache_read_tokens', 'cache_write_tokens', 'reasoning_tokens']) db.exec(`ALTER TABLE sessions ADD COLUMN ${c} INTEGER DEFAULT 0`);
+    const set = db.prepare('UPDATE sessions SET input_tokens = ?, output_tokens = ?, cache_read_tokens = ?, cache_write_tokens = ?, reasoning_tokens = ? WHERE id = ?');
+    set.run(1200, 300, 9000, 400, 50, 's1');
+    set.run(800, 100, 2000, 0, 0, 's2');
+    set.run(99999, 99999, 0, 0, 0, 's3');
+    db.close();
+    const facts = JSON.parse(runCli(['overview', 'hermes/s1', '--json'], { env, cwd: work }).stdout) as { tokens?: unknown; tokensScope?: string };
+    expect(facts.tokens).toEqual({ input: 2000, output: 400, cacheRead: 11000, cacheWrite: 400 });
+    expect(facts.tokensScope).toBe('session');
+    expect(runCli(['overview', 'hermes/s1'], { env, cwd: work }).stdout).toContain("- **tokens**: input 2,000 · output 400 · cache reads 11,000 · cache writes 400 (the agent's session total: it records none per turn)");
+    const turns = JSON.parse(runCli(['turns', 'hermes/s1', '--json'], { env, cwd: work }).stdout) as { tokens?: unknown }[];
+    expect(turns.map((t) => t.tokens)).toEqual([undefined, undefined]);
   });
 
   it('reads named profiles and HERMES_HOME', () => {

@@ -59,7 +59,7 @@ function markdown(f: SessionFacts, shownRef: string): string {
   lines.push(`- **files changed**: ${count(f.files.files, 'file')} (${count(f.files.writes, 'write')})`);
   lines.push(`- **commands run**: ${f.commands}`);
   lines.push(`- **failures**: ${f.failures}`);
-  if (f.tokens) lines.push(`- **tokens**: ${tokensLine(f.tokens)}`);
+  if (f.tokens) lines.push(`- **tokens**: ${tokensLine(f.tokens)}${f.tokensScope === 'session' ? ' (the agent\'s session total: it records none per turn)' : ''}`);
   lines.push(`- **first activity**: ${localTime(f.firstActivity)}`);
   lines.push(`- **last activity**: ${localTime(f.lastActivity)}`);
   lines.push('', `Next: \`sivtr turns ${shownRef}\` for one line per ${noun}.`);
