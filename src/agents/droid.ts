@@ -5,7 +5,7 @@
 // {role, content}}` with Anthropic-style blocks; `context-<id>` user messages are injected system
 // reminders; `agent_turn_outcome` closes a turn; `compaction_state` holds a summary but sits off
 // the parent chain, so it is placed where the file put it.
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { warn } from '../errors.js';
 import { firstRecord, headRecords, newJsonlStats, readJsonlNumbered, tailRecords } from '../session/jsonl.js';
@@ -13,7 +13,7 @@ import {
   expandHome, homeOf, imagePlaceholder, isInjectedText, isObject, joinContent, labelToolOutputs, prettyArgs,
   pushBlock, reportSkipped, str, summariesInFolders, titleFrom, toIso,
 } from './common.js';
-import type { Transcript, Block, RawLocator, TurnEnd, DiscoverOptions, Provider, TranscriptSummary } from './types.js';
+import type { Transcript, Block, RawLocator, TurnEnd, DiscoverOptions, Provider, TokenUsage, TranscriptSummary } from './types.js';
 import { UuidTree, type TreeNode } from './uuid-tree.js';
 
 type Rec = Record<string, unknown>;
@@ -97,6 +97,31 @@ function outcomeEnd(r: Rec, raw: RawLocator): TurnEnd {
   return { state, evidence: `agent_turn_outcome: ${reason}`, raw, at: toIso(r.timestamp) };
 }
 
+const count = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) && v >= 0 ? v : undefined);
+
+/**
+ * `<id>.settings.json` beside the transcript keeps the session's running `tokenUsage` (its own;
+ * `inclusiveTokenUsage` adds its sub-agents'): the only token record Droid writes, so it is a
+ * session total. The cache reads and creations are counted apart from `inputTokens`.
+ */
+function settingsUsage(path: string): TokenUsage | undefined {
+  let settings: unknown;
+  try {
+    settings = JSON.parse(readFileSync(path.replace(/\.jsonl$/, '.settings.json'), 'utf8')) as unknown;
+  } catch {
+    return undefined; // older versions, or a session copied without its settings
+  }
+  const u = isObject(settings) && isObject(settings.tokenUsage) ? settings.tokenUsage : undefined;
+  if (!u) return undefined;
+  const usage: TokenUsage = {};
+  if (count(u.inputTokens) !== undefined) usage.input = count(u.inputTokens);
+  if (count(u.outputTokens) !== undefined) usage.output = count(u.outputTokens);
+  if (count(u.cacheReadTokens) !== undefined) usage.cacheRead = count(u.cacheReadTokens);
+  if (count(u.cacheCreationTokens) !== undefined) usage.cacheWrite = count(u.cacheCreationTokens);
+  if (count(u.thinkingTokens) !== undefined) usage.reasoning = count(u.thinkingTokens);
+  return Object.values(usage).some((v) => typeof v === 'number' && v > 0) ? usage : undefined;
+}
+
 export async function parseDroidFile(path: string, warnFn: (m: string) => void = warn): Promise<Transcript> {
   const stats = newJsonlStats();
   const tree = new UuidTree<Node>();
@@ -151,7 +176,9 @@ export async function parseDroidFile(path: string, warnFn: (m: string) => void =
   labelToolOutputs(blocks);
 
   const times = blocks.map((b) => b.timestamp).filter((t): t is string => t !== undefined);
+  const usage = settingsUsage(path);
   return {
+    ...(usage ? { usage } : {}),
     id: str(header?.id) ?? basename(path).replace(/\.jsonl$/, ''),
     cwd: str(header?.cwd),
     title: str(header?.title)?.trim() || titleFrom(blocks.find((b) => b.kind === 'user')?.text),

@@ -1,10 +1,10 @@
 // Factory Droid, on hand-made files shaped like the genuine ones in fixtures/real/droid-*: a
 // renamed session (first line rewritten), injected context, a failed shell call, a turn still
 // running, FACTORY_HOME_OVERRIDE, and the robustness rules.
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { cleanEnv, runCli, tempDir } from '../helpers/cli.js';
+import { cleanEnv, ROOT, runCli, tempDir } from '../helpers/cli.js';
 
 type Rec = Record<string, unknown>;
 const SID = 'a1b2c3d4-0000-4000-8000-000000000001';
@@ -78,5 +78,18 @@ describe('droid', () => {
     writeFileSync(join(dir, `${SID}.jsonl`), lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
     const turn = JSON.parse(runCli(['show', `droid/${SID}/1`, '--json'], { env: cleanEnv(tmp.path), cwd: work }).stdout) as { blocks: Record<string, unknown>[] };
     expect(turn.blocks.find((b) => b.kind === 'tool_output')!.text).toBe('✓ 3 passed 1 failed');
+  });
+  it('shows the session token total Droid keeps in <id>.settings.json (genuine droid 0.215.0 sessions), in overview only', () => {
+    const set = join(ROOT, 'fixtures', 'real', 'droid-0.215.0');
+    const run = JSON.parse(readFileSync(join(set, 'run.json'), 'utf8')) as { ids: { main: string; fork: string } };
+    cpSync(join(set, 'home'), tmp.path, { recursive: true });
+    const env = cleanEnv(tmp.path);
+    const facts = (id: string) => JSON.parse(runCli(['overview', `droid/${id}`, '--json'], { env }).stdout) as { tokens?: unknown; tokensScope?: string };
+    // the mock reports 120 prompt and 25 completion tokens a request, 150,000 prompt tokens for the
+    // [big-usage] answer: the main session made 8 requests (one of them that answer), the fork 2
+    expect(facts(run.ids.main)).toMatchObject({ tokens: { input: 7 * 120 + 150000, output: 8 * 25, cacheRead: 0, cacheWrite: 0 }, tokensScope: 'session' });
+    expect(facts(run.ids.fork)).toMatchObject({ tokens: { input: 2 * 120, output: 2 * 25, cacheRead: 0, cacheWrite: 0 }, tokensScope: 'session' });
+    const turns = JSON.parse(runCli(['turns', `droid/${run.ids.main}`, '--json'], { env }).stdout) as { tokens?: unknown }[];
+    expect(turns.every((t) => t.tokens === undefined)).toBe(true);
   });
 });
