@@ -71,6 +71,11 @@ function runWithCodeCache() {
   if (v8) {
     process.once('exit', (code) => {
       if (code !== 0) return;
+      // A run that worked for over a second of CPU (a first search building the index) compiled
+      // code that start-ups never run, and a cache holding it is a third larger to deserialise:
+      // the next, lighter run writes the cache instead. Compiling is nothing to such a run.
+      const cpu = process.cpuUsage();
+      if (cpu.user + cpu.system > 1e6) return;
       try {
         v8.setFlagsFromString('--flush-bytecode');
         fs.mkdirSync(dir, { recursive: true });
