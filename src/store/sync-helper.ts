@@ -10,7 +10,8 @@
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
+import { createRequire } from 'node:module';
+import type { Worker } from 'node:worker_threads';
 import { findSource } from '../memory/sources.js';
 import type { SessionChange, SessionMark } from '../memory/types.js';
 import { useCaptureRules, type CaptureRulesData } from '../session/capture-rules.js';
@@ -33,6 +34,10 @@ type Reply = { type: 'ready' } | { type: 'done'; seq: number; result: HelperResu
 const IN_FLIGHT = 2;
 
 const WORKER_KEY = 'sivtrIndexHelper';
+
+// Loaded when a helper starts or serves, not with this module: every warm search imports sync.ts,
+// and node:worker_threads cost it ~2 ms for a thread it never starts.
+const workerThreads = (): typeof import('node:worker_threads') => createRequire(import.meta.url)('node:worker_threads') as typeof import('node:worker_threads');
 
 /** The main thread's side of the helper. */
 export class SyncHelper {
@@ -57,7 +62,7 @@ export class SyncHelper {
     const entry = join(dirname(fileURLToPath(import.meta.url)), 'index-worker.cjs');
     if (!existsSync(entry)) return undefined;
     try {
-      const worker = new Worker(entry, { workerData: { [WORKER_KEY]: init }, env: init.env, stdout: false, stderr: false });
+      const worker = new (workerThreads().Worker)(entry, { workerData: { [WORKER_KEY]: init }, env: init.env, stdout: false, stderr: false });
       worker.unref();
       return new SyncHelper(worker);
     } catch {
@@ -130,6 +135,7 @@ export class SyncHelper {
 
 /** The helper's side: plan the sources, then read each session asked for. */
 export async function serveSyncHelper(): Promise<void> {
+  const { isMainThread, parentPort, workerData } = workerThreads();
   const init = (workerData as Record<string, HelperInit> | undefined)?.[WORKER_KEY];
   if (isMainThread || !parentPort || !init) return;
   const port = parentPort;
