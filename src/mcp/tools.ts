@@ -82,7 +82,7 @@ function kindAndField(args: SearchArgs, fields: readonly string[]): { kinds?: st
 }
 
 export async function searchTool(args: SearchArgs, ctx: ToolContext): Promise<string> {
-  const { searchFor, SEARCH_FIELDS } = await import('../cli/commands/search.js');
+  const { searchFor, SEARCH_FIELDS, coverageWords } = await import('../cli/commands/search.js');
   const { kinds, field } = kindAndField(args, SEARCH_FIELDS);
   const limit = args.limit ?? 10;
   const scoped = scopeOf(args.scope, ctx, 'global');
@@ -111,7 +111,7 @@ export async function searchTool(args: SearchArgs, ctx: ToolContext): Promise<st
   const where = `${result.target === 'all' ? 'every source' : result.target}${scoped.global ? '' : ` ${scopeLabel(scoped, ctx)}`}`;
   const what = result.query ? ` for ${JSON.stringify(result.query)}` : '';
   if (hits.length === 0) return `no hits${what} in ${where}\n`;
-  const lines = [`${hits.length} of ${result.total} hits${what} in ${where}, best first. Cite a hit by its ref; read one whole with the show tool.`];
+  const lines = [`${hits.length} of ${result.total} hits${coverageWords(result)}${what} in ${where}, best first. Cite a hit by its ref; read one whole with the show tool.`];
   hits.forEach((h, i) => {
     const flags = [h.kind, h.status === 'failure' ? 'failed' : undefined, h.all_terms ? undefined : 'some words only'].filter(Boolean).join(', ');
     lines.push('');
@@ -170,20 +170,26 @@ export async function recentCommandsTool(args: RecentArgs, ctx: ToolContext): Pr
   const inScope = scoped && !scoped.global ? await cwdMatcher(scoped, ctx) : undefined;
   const opts = listOptions(ctx, true);
   const logs = (await terminalSource.list(opts)).sort((a, b) => timeOf(b.updatedAt) - timeOf(a.updatedAt));
-  const found: { unit: Unit; id: string }[] = [];
+  const found: { unit: Unit; id: string; at: number }[] = [];
   for (const log of logs) {
     // A log last written before the n-th newest record found so far cannot hold a newer one.
-    if (found.length >= n && timeOf(log.updatedAt) < timeOf(found[n - 1]!.unit.at)) break;
+    if (found.length >= n && timeOf(log.updatedAt) < found[n - 1]!.at) break;
     const { units } = await terminalSource.open(log.id, opts);
-    for (const unit of units) {
+    // A log is written in the order commands end: walking back from its last record, its n
+    // newest that pass are found without reading (or parsing) the records before them.
+    let kept = 0;
+    for (let i = units.length - 1; i >= 0 && kept < n; i--) {
+      const unit = units[i]!;
       if (isOwnCommand(unit)) continue;
       if (args.status && statusOf(unit) !== args.status) continue;
       if (inScope && !inScope(unit.cwd)) continue;
-      found.push({ unit, id: log.id });
+      found.push({ unit, id: log.id, at: timeOf(unit.at) });
+      kept++;
     }
-    found.sort((a, b) => timeOf(b.unit.at) - timeOf(a.unit.at));
+    found.sort((a, b) => b.at - a.at);
+    found.length = Math.min(found.length, n);
   }
-  const picked = found.slice(0, n);
+  const picked = found;
   const filters = [args.status, scoped && !scoped.global ? scopeLabel(scoped, ctx) : undefined].filter(Boolean).join(', ');
   if (picked.length === 0) {
     return `no terminal records${filters ? ` (${filters})` : ''} — commands are recorded once the shell hooks are installed (\`sivtr init bash|zsh|pwsh\`) or under \`sivtr shell\`\n`;
