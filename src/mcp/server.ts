@@ -74,7 +74,7 @@ export function buildServer(sdk: Sdk, ctx: ToolContext) {
     'search',
     {
       title: 'Search terminals and agent sessions',
-      description: 'Ranked hits over recorded terminal commands and outputs, captured history and agent sessions (every word first, then any of them). Each hit has a ref to cite and to pass to show.',
+      description: 'Ranked hits over recorded terminal commands and outputs, captured history and agent sessions (hits holding every word first, then all but one, and so on). Each hit has a ref to cite and to pass to show.',
       inputSchema: {
         query: z.string().describe('words to look for; empty lists the newest units that pass the filters'),
         target: z.string().optional().describe('all (default), terminal, agent, history, or a provider: claude, codex, gemini, pi, opencode, …'),

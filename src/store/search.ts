@@ -1,5 +1,5 @@
 // Search over an IndexDb (the file cache or its in-memory twin): gram keys narrow the chunks, the
-// text confirms every match and BM25 is computed from it, parts weighted by kind, every query word required first and then any of them, filters on source,
+// text confirms every match and BM25 is computed from it, parts weighted by kind, hits holding every query word first and then fewer (by coverage), filters on source,
 // part kind, status and time, a regex post-filter, and folding of the caller's own session.
 import { allProviders } from '../agents/registry.js';
 import { displayIds } from '../memory/display-id.js';
@@ -66,8 +66,12 @@ export type Hit = {
   fullOpen: string;
 };
 
-/** `own`: terminal records of sivtr's own read-only commands left out (their output repeats hits). */
-export type SearchResult = { hits: Hit[]; total: number; folded: number; own: number };
+/**
+ * `own`: terminal records of sivtr's own read-only commands left out (their output repeats hits).
+ * `coverage`: set when `total` counts only the hits holding at least `least` of the `of` words
+ * (a query of several words reads hits holding fewer only when the page needs them).
+ */
+export type SearchResult = { hits: Hit[]; total: number; folded: number; own: number; coverage?: { least: number; of: number } };
 
 /** Units of the caller's own session newer than this are its own invocation echoing back. */
 export const FOLD_WINDOW_MS = 5 * 60_000;
@@ -144,7 +148,7 @@ function countTerms(text: string, dir: PartDir[], terms: string[], kinds: Set<st
   return counts;
 }
 
-type Matched = { uid: number; n: number; group: number; weight: number; length: number; tf: number[] };
+type Matched = { n: number; group: number; weight: number; length: number; tf: number[] };
 
 // BM25 with the usual constants, over parts: the gram keys have no positions, so the score is
 // computed here from what confirming the matches counted.
@@ -153,10 +157,112 @@ const B = 0.75;
 
 /**
  * For every unit with a part (of an allowed kind) holding a query term: which terms it holds
- (a flag per term), its best weighted BM25 (lower is better) and the part that earned it. Ties go
+ * (a flag per term), its best weighted BM25 (lower is better) and the part that earned it. Ties go
  * to the first part, so the answer never depends on row order.
  */
 type UnitMatch = { found: Uint8Array; score: number; part: number; together: boolean };
+
+/** What reading a unit's chunk found: the terms it holds (`found`, `held` of them) and its parts that hold any. */
+type UnitScan = { found: Uint8Array; held: number; parts: Matched[] };
+
+/** Decoded chunks kept for showing the hits (each up to ~64 K characters): a common word matches thousands. */
+const MAX_KEPT_CHUNKS = 64;
+
+/**
+ * Reads chunks and confirms the terms in their text, each chunk once however many times it is
+ * asked for (the levels of a default search ask for growing sets of chunks).
+ */
+class TermScan {
+  readonly units = new Map<number, UnitScan>();
+  private readonly scanned = new Set<number>();
+  private readonly src: { sql: string; params: string[] };
+  private readonly kinds: Set<string> | undefined;
+
+  constructor(
+    private readonly index: IndexDb,
+    req: SearchRequest,
+    readonly lowered: string[],
+    /** Chunks that held a match, kept so that showing the hits does not inflate them again. */
+    private readonly decoded: Map<number, StoredChunk | undefined>,
+  ) {
+    this.src = sourceFilter(req.target);
+    this.kinds = allowedKinds(req.field, req.kinds);
+  }
+
+  /** Reads the chunks among `chunkIds` (every chunk of the target when undefined) not read yet. */
+  read(chunkIds: number[] | undefined): void {
+    let sql = `SELECT c.id, c.session, c.first_unit, c.parts, c.data FROM chunks c JOIN sessions s ON s.id = c.session WHERE ${this.src.sql}`;
+    const params: unknown[] = [...this.src.params];
+    if (chunkIds) {
+      const fresh = chunkIds.filter((id) => !this.scanned.has(id));
+      if (fresh.length === 0) return;
+      sql += ' AND c.id IN (SELECT value FROM json_each(?))';
+      params.push(JSON.stringify(fresh));
+    }
+    const terms = this.lowered.length;
+    for (const row of this.index.stmt(sql).iterate(...params) as Iterable<ChunkRow>) {
+      if (this.scanned.has(row.id)) continue;
+      this.scanned.add(row.id);
+      const chunkText = decodeChunkText(row.parts, row.data);
+      const { text, dir } = chunkText;
+      const counts = countTerms(text, dir, this.lowered, this.kinds);
+      if (this.decoded.size < MAX_KEPT_CHUNKS && counts.some((c) => c !== undefined)) this.decoded.set(row.id, splitChunk(row.id, row.session, row.first_unit, chunkText));
+      dir.forEach(([ordinal, n, kind, , length, group], p) => {
+        const tf = counts[p];
+        if (!tf) return;
+        const uid = row.first_unit + ordinal;
+        let unit = this.units.get(uid);
+        if (!unit) this.units.set(uid, (unit = { found: new Uint8Array(terms), held: 0, parts: [] }));
+        for (let t = 0; t < terms; t++) {
+          if (tf[t]! > 0 && unit.found[t] === 0) {
+            unit.found[t] = 1;
+            unit.held++;
+          }
+        }
+        unit.parts.push({ n, group: group ?? n, weight: PART_WEIGHT[kind] ?? 1, length, tf });
+      });
+    }
+  }
+}
+
+/**
+ * BM25 of `units` (lower is better): the number of parts and their mean length are the index's;
+ * a term's document frequency is counted over the parts of `units`.
+ */
+function rankUnits(index: IndexDb, units: [number, UnitScan][]): Map<number, UnitMatch> {
+  const out = new Map<number, UnitMatch>();
+  if (units.length === 0) return out;
+  const terms = units[0]![1].found.length;
+  const df = new Array<number>(terms).fill(0);
+  for (const [, u] of units) for (const m of u.parts) for (let t = 0; t < terms; t++) if (m.tf[t]! > 0) df[t]!++;
+  const totals = index.totals();
+  const parts = Math.max(totals.parts, 1);
+  const avg = Math.max(totals.chars / parts, 1);
+  const idf = df.map((d) => Math.log(1 + (parts - d + 0.5) / (d + 0.5)));
+  for (const [uid, u] of units) {
+    const seen: UnitMatch = { found: u.found, score: Infinity, part: 0, together: false };
+    // Terms found per group: `and` needs one group holding them all.
+    const inGroup = new Map<number, Uint8Array>();
+    for (const m of u.parts) {
+      let bm25 = 0;
+      for (let t = 0; t < terms; t++) {
+        const tf = m.tf[t]!;
+        if (tf > 0) bm25 += (idf[t]! * tf * (K1 + 1)) / (tf + K1 * (1 - B + (B * m.length) / avg));
+      }
+      const score = -bm25 * m.weight;
+      let group = inGroup.get(m.group);
+      if (!group) inGroup.set(m.group, (group = new Uint8Array(terms)));
+      for (let t = 0; t < terms; t++) if (m.tf[t]! > 0) group[t] = 1;
+      if (group.every((f) => f === 1)) seen.together = true;
+      if (score < seen.score || (score === seen.score && m.n < seen.part)) {
+        seen.score = score;
+        seen.part = m.n;
+      }
+    }
+    out.set(uid, seen);
+  }
+  return out;
+}
 
 /** Which chunks may hold the terms: every term's keys for `and`, any term's otherwise; undefined when keys cannot narrow. */
 function candidateChunks(index: IndexDb, lowered: string[], operator: SearchRequest['operator']): number[] | undefined {
@@ -171,65 +277,33 @@ function candidateChunks(index: IndexDb, lowered: string[], operator: SearchRequ
   return unkeyed ? undefined : index.chunksWithKeys(alternatives);
 }
 
-/** Decoded chunks kept for showing the hits (each up to ~64 K characters): a common word matches thousands. */
-const MAX_KEPT_CHUNKS = 64;
+/** Alternatives of keys an FTS5 query may list before a level falls back to "any keyed term". */
+const MAX_ALTERNATIVES = 64;
 
-/** `decoded`: chunks that held a match, kept so that showing the hits does not inflate them again. */
-function matchUnits(index: IndexDb, req: SearchRequest, words: string[], decoded: Map<number, StoredChunk | undefined>): Map<number, UnitMatch> {
-  const lowered = words.map((w) => w.toLowerCase());
-  const src = sourceFilter(req.target);
-  const kinds = allowedKinds(req.field, req.kinds);
-  const chunkIds = candidateChunks(index, lowered, req.operator);
-  let sql = `SELECT c.id, c.session, c.first_unit, c.parts, c.data FROM chunks c JOIN sessions s ON s.id = c.session WHERE ${src.sql}`;
-  const params: unknown[] = [...src.params];
-  if (chunkIds) {
-    sql += ' AND c.id IN (SELECT value FROM json_each(?))';
-    params.push(JSON.stringify(chunkIds));
+function choose<T>(items: T[], k: number): T[][] {
+  if (k === 0) return [[]];
+  if (k > items.length) return [];
+  const [first, ...rest] = items;
+  return [...choose(rest, k - 1).map((c) => [first!, ...c]), ...choose(rest, k)];
+}
+
+/**
+ * The chunks that may hold a unit holding `held` of the terms (undefined: every chunk). A unit
+ * never spans chunks, so its chunk has the keys of at least `held` minus the unkeyed terms (too
+ * short to have keys) of the keyed ones.
+ */
+function chunksHolding(index: IndexDb, lowered: string[], held: number): number[] | undefined {
+  const keyed: number[][] = [];
+  for (const w of lowered) {
+    const keys = termKeys(w);
+    if (keys) keyed.push(keys);
   }
-  const matched: Matched[] = [];
-  const df = new Array<number>(lowered.length).fill(0);
-  for (const row of index.stmt(sql).iterate(...params) as Iterable<ChunkRow>) {
-    const chunkText = decodeChunkText(row.parts, row.data);
-    const { text, dir } = chunkText;
-    const counts = countTerms(text, dir, lowered, kinds);
-    if (decoded.size < MAX_KEPT_CHUNKS && counts.some((c) => c !== undefined)) decoded.set(row.id, splitChunk(row.id, row.session, row.first_unit, chunkText));
-    dir.forEach(([ordinal, n, kind, , length, group], p) => {
-      const tf = counts[p];
-      if (!tf) return;
-      for (let t = 0; t < tf.length; t++) if (tf[t]! > 0) df[t]!++;
-      matched.push({ uid: row.first_unit + ordinal, n, group: group ?? n, weight: PART_WEIGHT[kind] ?? 1, length, tf });
-    });
-  }
-  const totals = index.totals();
-  const parts = Math.max(totals.parts, 1);
-  const avg = Math.max(totals.chars / parts, 1);
-  const idf = df.map((d) => Math.log(1 + (parts - d + 0.5) / (d + 0.5)));
-  const out = new Map<number, UnitMatch>();
-  // Terms found per (unit, group): `and` needs one group holding them all.
-  const inGroup = new Map<string, Uint8Array>();
-  for (const m of matched) {
-    let bm25 = 0;
-    for (let t = 0; t < m.tf.length; t++) {
-      const tf = m.tf[t]!;
-      if (tf > 0) bm25 += (idf[t]! * tf * (K1 + 1)) / (tf + K1 * (1 - B + (B * m.length) / avg));
-    }
-    const score = -bm25 * m.weight;
-    let seen = out.get(m.uid);
-    if (!seen) out.set(m.uid, (seen = { found: new Uint8Array(m.tf.length), score, part: m.n, together: false }));
-    const key = `${m.uid}:${m.group}`;
-    let group = inGroup.get(key);
-    if (!group) inGroup.set(key, (group = new Uint8Array(m.tf.length)));
-    for (let t = 0; t < m.tf.length; t++) {
-      if (m.tf[t]! > 0) seen.found[t] = 1;
-      if (m.tf[t]! > 0) group[t] = 1;
-    }
-    if (group.every((f) => f === 1)) seen.together = true;
-    if (score < seen.score || (score === seen.score && m.n < seen.part)) {
-      seen.score = score;
-      seen.part = m.n;
-    }
-  }
-  return out;
+  const need = held - (lowered.length - keyed.length);
+  if (need <= 0) return undefined;
+  let count = 1;
+  for (let i = 0; i < need; i++) count = (count * (keyed.length - i)) / (i + 1);
+  if (count > MAX_ALTERNATIVES) return index.chunksWithKeys(keyed);
+  return index.chunksWithKeys(choose(keyed, need).map((c) => c.flat()));
 }
 
 function unitRows(index: IndexDb, req: SearchRequest, ids: number[] | undefined): UnitRow[] {
@@ -322,26 +396,8 @@ function byTime(a: Candidate, b: Candidate): number {
   return (b.at ?? -Infinity) - (a.at ?? -Infinity) || compare(a, b);
 }
 
-export function search(index: IndexDb, req: SearchRequest): SearchResult {
-  const terms = requestTerms(req);
-  const withTerms = hasTerms(terms);
-  const words = [...terms.long, ...terms.short];
-  const chunks = new Map<number, StoredChunk | undefined>();
-  let candidates: Candidate[];
-  if (req.field === 'title') {
-    candidates = titleCandidates(index, req, terms);
-  } else if (withTerms) {
-    const matched = matchUnits(index, req, words, chunks);
-    const ids = [...matched.keys()].filter((uid) => req.operator !== 'and' || matched.get(uid)!.together);
-    candidates = unitRows(index, req, ids).map((row) => {
-      const m = matched.get(row.uid)!;
-      return { ...row, score: m.score, bestPart: m.part, allTerms: m.found.every((f) => f === 1) };
-    });
-  } else {
-    candidates = unitRows(index, req, undefined).map((row) => ({ ...row, score: 0, bestPart: null, allTerms: true }));
-    // Without terms, `--kind` keeps the units that have a part of the kind.
-    if (req.kinds) candidates = candidates.filter((c) => partsOf(index, chunks, c.uid, req.field === 'title' ? 'content' : req.field, req.kinds).length > 0);
-  }
+/** Candidates as the page shows them: filtered, counted out, ordered and without replays. */
+function settle(index: IndexDb, chunks: Map<number, StoredChunk | undefined>, req: SearchRequest, candidates: Candidate[]): { unique: Candidate[]; folded: number; own: number } {
   const kept: Candidate[] = [];
   let folded = 0;
   let own = 0;
@@ -359,11 +415,78 @@ export function search(index: IndexDb, req: SearchRequest): SearchResult {
     kept.push(c);
   }
   kept.sort(req.sort === 'time' ? byTime : compare);
-  const unique = withoutReplays(index, chunks, kept);
-  const page = unique.slice(0, req.limit);
+  return { unique: withoutReplays(index, chunks, kept), folded, own };
+}
+
+function candidatesOf(index: IndexDb, req: SearchRequest, matched: Map<number, UnitMatch>, ids: number[], allTerms: (m: UnitMatch) => boolean): Candidate[] {
+  return unitRows(index, req, ids).map((row) => {
+    const m = matched.get(row.uid)!;
+    return { ...row, score: m.score, bestPart: m.part, allTerms: allTerms(m) };
+  });
+}
+
+/**
+ * A query of several words without an operator, by coverage: the units holding every word, then
+ * those holding all but one, and so on, each level ranked on its own (BM25 with each term's
+ * frequency counted among the level's units); a level is read only when the ones above it left
+ * the page short. A level's units live in the chunks holding the keys of that many terms, so the
+ * hits with every word of an error message no longer wait for every chunk holding "to" or
+ * "port"; `coverage` says down to which level the total counted.
+ */
+function byCoverage(index: IndexDb, req: SearchRequest, words: string[], chunks: Map<number, StoredChunk | undefined>): SearchResult & { page: Candidate[] } {
+  const lowered = words.map((w) => w.toLowerCase());
+  const scan = new TermScan(index, req, lowered, chunks);
+  const page: Candidate[] = [];
+  let total = 0;
+  let folded = 0;
+  let own = 0;
+  let held = lowered.length;
+  for (; held >= 1; held--) {
+    scan.read(chunksHolding(index, lowered, held));
+    const level = [...scan.units].filter(([, u]) => u.held === held);
+    const matched = rankUnits(index, level);
+    const settled = settle(index, chunks, req, candidatesOf(index, req, matched, level.map(([uid]) => uid), () => held === lowered.length));
+    total += settled.unique.length;
+    folded += settled.folded;
+    own += settled.own;
+    for (const c of settled.unique) if (page.length < req.limit) page.push(c);
+    if (page.length >= req.limit) break;
+  }
+  const coverage = held > 1 ? { least: held, of: lowered.length } : undefined;
+  return { hits: [], total, folded, own, page, ...(coverage ? { coverage } : {}) };
+}
+
+export function search(index: IndexDb, req: SearchRequest): SearchResult {
+  const terms = requestTerms(req);
+  const withTerms = hasTerms(terms);
+  const words = [...terms.long, ...terms.short];
+  const chunks = new Map<number, StoredChunk | undefined>();
+  let result: Omit<SearchResult, 'hits'> & { page: Candidate[] };
+  if (req.field !== 'title' && withTerms && req.operator === undefined && words.length > 1) {
+    result = byCoverage(index, req, words, chunks);
+  } else {
+    let candidates: Candidate[];
+    if (req.field === 'title') {
+      candidates = titleCandidates(index, req, terms);
+    } else if (withTerms) {
+      const lowered = words.map((w) => w.toLowerCase());
+      const scan = new TermScan(index, req, lowered, chunks);
+      scan.read(candidateChunks(index, lowered, req.operator));
+      const matched = rankUnits(index, [...scan.units]);
+      const ids = [...matched.keys()].filter((uid) => req.operator !== 'and' || matched.get(uid)!.together);
+      candidates = candidatesOf(index, req, matched, ids, (m) => m.found.every((f) => f === 1));
+    } else {
+      candidates = unitRows(index, req, undefined).map((row) => ({ ...row, score: 0, bestPart: null, allTerms: true }));
+      // Without terms, `--kind` keeps the units that have a part of the kind.
+      if (req.kinds) candidates = candidates.filter((c) => partsOf(index, chunks, c.uid, req.field === 'title' ? 'content' : req.field, req.kinds).length > 0);
+    }
+    const { unique, folded, own } = settle(index, chunks, req, candidates);
+    result = { total: unique.length, folded, own, page: unique.slice(0, req.limit) };
+  }
+  const { page, ...rest } = result;
   const ids = sessionDisplayIds(index, new Set(page.map((c) => c.source)));
   const hits = page.map((c) => toHit(index, chunks, c, req, terms, ids));
-  return { hits, total: unique.length, folded, own };
+  return { ...rest, hits };
 }
 
 /**

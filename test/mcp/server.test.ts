@@ -99,6 +99,13 @@ describe('sivtr mcp', () => {
     expect(shown.text).toContain(`══ claude/`);
   });
 
+  it('search: an error message pasted whole finds the record holding most of its words first, with its ref', async () => {
+    const r = await call('search', { query: 'main.c:3: error: expected ; (make failed)' });
+    expect(r.isError).toBe(false);
+    expect(r.text).toMatch(/^1\. terminal\/a1b2c3d4\/1  2026-11-30T10:00Z  \(output, failed, some words only\)/m);
+    expect(r.text.split('\n')[0]).toMatch(/^\d+ of \d+ hits( holding at least \d of the 6 words)? for "main\.c:3: error: expected ; \(make failed\)" in every source/);
+  });
+
   it('a title cut to one line is masked before the cut, so no half token leaves the server', async () => {
     const r = await call('search', { query: 'cutmarker', scope: 'global' });
     expect(r.text).toContain('terminal/c4c4c4c4/1');

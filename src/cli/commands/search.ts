@@ -39,7 +39,7 @@ export const spec: CommandSpec = {
   describe: 'search terminal records, captured history and agent sessions',
   positionals: [
     { name: 'target', describe: 'all (default), terminal, agent, history, or a provider (claude, codex, …)' },
-    { name: 'query', describe: 'words to look for (every word first, then any of them)', variadic: true },
+    { name: 'query', describe: 'words to look for (every word first, then all but one, and so on)', variadic: true },
   ],
   flags: {
     match: { type: 'string', describe: 'keep hits with a part matching this JavaScript regex' },
@@ -192,10 +192,17 @@ export async function run(args: ParsedArgs): Promise<number> {
     const terms = typeof args.terms === 'string' ? (JSON.parse(args.terms) as string[]) : undefined;
     const asked = terms ? terms.map((t) => JSON.stringify(t)).join(args.operator === 'or' ? ' or ' : ' and ') : query && JSON.stringify(query);
     if (result.hits.length === 0) note(`no hits${asked ? ` for ${asked}` : ''} in ${target}`);
-    else if (result.total > result.hits.length) note(`${result.hits.length} of ${result.total} hits — use --limit N for more`);
+    else if (result.total > result.hits.length || (result.coverage && result.coverage.least < result.coverage.of)) note(`${result.hits.length} of ${result.total} hits${coverageWords(result)} — use --limit N for more`);
     if (result.hits.some((h) => !h.all_terms)) note('some hits hold only some of the words');
   }
   return 0;
+}
+
+/** What `total` counted when hits holding fewer words were not read (see SearchResult.coverage). */
+export function coverageWords(result: EngineResult): string {
+  const c = result.coverage;
+  if (!c) return '';
+  return c.least === c.of ? ' holding every word' : ` holding at least ${c.least} of the ${c.of} words`;
 }
 
 /** `search … --by`: over the runs stream (see search-runs.ts), with the same filters and formats. */
@@ -235,7 +242,7 @@ async function searchRunsCommand(args: ParsedArgs): Promise<number> {
   out(formatHits(result, format, useColor(args)));
   if (format !== 'json') {
     if (result.hits.length === 0) note(`no runs${query ? ` holding ${JSON.stringify(query)}` : ''}${args.status ? ` with status ${String(args.status)}` : ''}`);
-    else if (result.total > result.hits.length) note(`${result.hits.length} of ${result.total} runs — use --limit N for more`);
+    else if (result.total > result.hits.length || (result.coverage && result.coverage.least < result.coverage.of)) note(`${result.hits.length} of ${result.total} runs — use --limit N for more`);
   }
   return 0;
 }
