@@ -229,13 +229,12 @@ class TermScan {
  * BM25 of `units` (lower is better): the number of parts and their mean length are the index's;
  * a term's document frequency is counted over the parts of `units`.
  */
-function rankUnits(index: IndexDb, units: [number, UnitScan][]): Map<number, UnitMatch> {
+function rankUnits(totals: { parts: number; chars: number }, units: [number, UnitScan][]): Map<number, UnitMatch> {
   const out = new Map<number, UnitMatch>();
   if (units.length === 0) return out;
   const terms = units[0]![1].found.length;
   const df = new Array<number>(terms).fill(0);
   for (const [, u] of units) for (const m of u.parts) for (let t = 0; t < terms; t++) if (m.tf[t]! > 0) df[t]!++;
-  const totals = index.totals();
   const parts = Math.max(totals.parts, 1);
   const avg = Math.max(totals.chars / parts, 1);
   const idf = df.map((d) => Math.log(1 + (parts - d + 0.5) / (d + 0.5)));
@@ -277,33 +276,37 @@ function candidateChunks(index: IndexDb, lowered: string[], operator: SearchRequ
   return unkeyed ? undefined : index.chunksWithKeys(alternatives);
 }
 
-/** Alternatives of keys an FTS5 query may list before a level falls back to "any keyed term". */
-const MAX_ALTERNATIVES = 64;
+/**
+ * For each query term, how many of the keyed terms (those long enough to have keys) each chunk
+ * holds every key of: one FTS5 query per keyed term, however many levels read it.
+ */
+type KeyedChunks = { held: Map<number, number>; unkeyed: number };
 
-function choose<T>(items: T[], k: number): T[][] {
-  if (k === 0) return [[]];
-  if (k > items.length) return [];
-  const [first, ...rest] = items;
-  return [...choose(rest, k - 1).map((c) => [first!, ...c]), ...choose(rest, k)];
+function keyedChunks(index: IndexDb, lowered: string[]): KeyedChunks {
+  const held = new Map<number, number>();
+  let unkeyed = 0;
+  for (const w of lowered) {
+    const keys = termKeys(w);
+    if (!keys) {
+      unkeyed++;
+      continue;
+    }
+    for (const id of index.chunksWithKeys([keys])) held.set(id, (held.get(id) ?? 0) + 1);
+  }
+  return { held, unkeyed };
 }
 
 /**
  * The chunks that may hold a unit holding `held` of the terms (undefined: every chunk). A unit
- * never spans chunks, so its chunk has the keys of at least `held` minus the unkeyed terms (too
- * short to have keys) of the keyed ones.
+ * never spans chunks, so its chunk has every key of at least `held` minus the unkeyed terms of
+ * the keyed ones.
  */
-function chunksHolding(index: IndexDb, lowered: string[], held: number): number[] | undefined {
-  const keyed: number[][] = [];
-  for (const w of lowered) {
-    const keys = termKeys(w);
-    if (keys) keyed.push(keys);
-  }
-  const need = held - (lowered.length - keyed.length);
+function chunksHolding(keyed: KeyedChunks, held: number): number[] | undefined {
+  const need = held - keyed.unkeyed;
   if (need <= 0) return undefined;
-  let count = 1;
-  for (let i = 0; i < need; i++) count = (count * (keyed.length - i)) / (i + 1);
-  if (count > MAX_ALTERNATIVES) return index.chunksWithKeys(keyed);
-  return index.chunksWithKeys(choose(keyed, need).map((c) => c.flat()));
+  const out: number[] = [];
+  for (const [id, n] of keyed.held) if (n >= need) out.push(id);
+  return out;
 }
 
 function unitRows(index: IndexDb, req: SearchRequest, ids: number[] | undefined): UnitRow[] {
@@ -332,7 +335,7 @@ function unitRows(index: IndexDb, req: SearchRequest, ids: number[] | undefined)
   const sql = `SELECT u.id AS uid, s.source, s.sid, u.idx, u.at, u.at_text, u.cwd, u.status, u.title, u.complete, s.title AS session_title,
       (SELECT max(idx) FROM units WHERE session = u.session) AS last_idx
     FROM ${from} JOIN sessions s ON s.id = u.session WHERE ${where.join(' AND ')}`;
-  return index.db.prepare(sql).all(...params) as UnitRow[];
+  return index.stmt(sql).all(...params) as UnitRow[];
 }
 
 /** The parts of a unit (of the kinds `field` and `only` search), in order; decoded chunks are kept for the search. */
@@ -436,15 +439,17 @@ function candidatesOf(index: IndexDb, req: SearchRequest, matched: Map<number, U
 function byCoverage(index: IndexDb, req: SearchRequest, words: string[], chunks: Map<number, StoredChunk | undefined>): SearchResult & { page: Candidate[] } {
   const lowered = words.map((w) => w.toLowerCase());
   const scan = new TermScan(index, req, lowered, chunks);
+  const keyed = keyedChunks(index, lowered);
+  const totals = index.totals();
   const page: Candidate[] = [];
   let total = 0;
   let folded = 0;
   let own = 0;
   let held = lowered.length;
   for (; held >= 1; held--) {
-    scan.read(chunksHolding(index, lowered, held));
+    scan.read(chunksHolding(keyed, held));
     const level = [...scan.units].filter(([, u]) => u.held === held);
-    const matched = rankUnits(index, level);
+    const matched = rankUnits(totals, level);
     const settled = settle(index, chunks, req, candidatesOf(index, req, matched, level.map(([uid]) => uid), () => held === lowered.length));
     total += settled.unique.length;
     folded += settled.folded;
@@ -472,7 +477,7 @@ export function search(index: IndexDb, req: SearchRequest): SearchResult {
       const lowered = words.map((w) => w.toLowerCase());
       const scan = new TermScan(index, req, lowered, chunks);
       scan.read(candidateChunks(index, lowered, req.operator));
-      const matched = rankUnits(index, [...scan.units]);
+      const matched = rankUnits(index.totals(), [...scan.units]);
       const ids = [...matched.keys()].filter((uid) => req.operator !== 'and' || matched.get(uid)!.together);
       candidates = candidatesOf(index, req, matched, ids, (m) => m.found.every((f) => f === 1));
     } else {
