@@ -277,8 +277,8 @@ function candidateChunks(index: IndexDb, lowered: string[], operator: SearchRequ
 }
 
 /**
- * For each query term, how many of the keyed terms (those long enough to have keys) each chunk
- * holds every key of: one FTS5 query per keyed term, however many levels read it.
+ * Per chunk, how many of the keyed terms (those long enough to have keys) it holds every key of:
+ * one FTS5 query per keyed term, however many levels read them.
  */
 type KeyedChunks = { held: Map<number, number>; unkeyed: number };
 
