@@ -159,7 +159,13 @@ export async function serveSyncHelper(): Promise<void> {
   } finally {
     process.stderr.write = write;
   }
+  let answered = 0;
   port.on('message', (job: Job) => {
+    // SIVTR_INDEX_HELPER_FAULT=exit-after-N: the thread dies after N answers, so tests prove the
+    // main thread reads what the helper was given and never gave back.
+    const fault = /^exit-after-(\d+)$/.exec(init.env.SIVTR_INDEX_HELPER_FAULT ?? '');
+    if (fault && answered >= Number(fault[1])) process.exit(1);
+    answered++;
     void readOne(init, sessions, job).then(
       (result) => port.postMessage(result ? ({ type: 'done', seq: job.seq, result } satisfies Reply) : ({ type: 'missing', seq: job.seq } satisfies Reply)),
       () => port.postMessage({ type: 'missing', seq: job.seq } satisfies Reply),

@@ -239,9 +239,9 @@ describe('the helper thread', () => {
       writeFileSync(join(world.data, 'terminals', `77${t}-1764400000.jsonl`), lines.join('\n') + '\n');
     }
     const queries = [['connection refused'], ['PR1137'], ['snake_case'], ['会话'], ['--status', 'failure', 'make'], ['tok-claude-3-1']];
-    const build = (after: string) => {
+    const build = (after: string, fault?: string) => {
       for (const f of readdirSync(world.data)) if (f.startsWith('index.db')) rmSync(join(world.data, f));
-      const env = { ...world.env, SIVTR_INDEX_HELPER_AFTER_MS: after };
+      const env = { ...world.env, SIVTR_INDEX_HELPER_AFTER_MS: after, ...(fault ? { SIVTR_INDEX_HELPER_FAULT: fault } : {}) };
       const { stats } = searchWithStats(['anything'], env);
       const answers = queries.map((q) => searchJson(env, [...q, '--limit', '50']));
       return { stats: stats as Stats & { sessionsHelped: number }, answers, rows: dump() };
@@ -253,6 +253,11 @@ describe('the helper thread', () => {
     expect({ ...helped.stats, sessionsHelped: 0 }).toEqual(alone.stats);
     expect(helped.rows).toEqual(alone.rows);
     expect(helped.answers).toEqual(alone.answers);
+    // The thread dies after three sessions, with more given to it: the main thread reads those.
+    const died = build('0', 'exit-after-3');
+    expect(died.stats.sessionsHelped).toBe(3);
+    expect({ ...died.stats, sessionsHelped: 0 }).toEqual(alone.stats);
+    expect(died.rows).toEqual(alone.rows);
     expect(alone.answers.every((a) => a.total > 0)).toBe(true);
     expect((alone.rows as { grams: { keys: number } }).grams.keys).toBeGreaterThan(1000);
     expect(searchJson(world.env, ['PR1137', '--limit', '50', '--no-index'])).toEqual(alone.answers[1]);
