@@ -3,6 +3,8 @@
 // last sync left it is not asked at all; otherwise it lists its sessions, and each session says
 // whether it is unchanged since its mark, grew (only its new units are read), or is read again.
 // Only units whose content changed are rewritten, in batched transactions.
+import { readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { warn } from '../errors.js';
 import { allSources } from '../memory/sources.js';
 import { activeCaptureRules } from '../session/capture-rules.js';
@@ -169,13 +171,20 @@ const MAX_AHEAD = 32;
  * 100 agent sessions (105 MB) and 10,000 terminal records the helper takes the main thread from
  * 7.8 G to 4.7 G (it runs 4.4 G itself); on the 10,000 records alone it saves the main thread 10%
  * and costs the process 35% more, its own start and listing being most of a build that small.
- * SIVTR_INDEX_HELPER_AFTER_MS lets tests start it at once (0) or never (`off`).
+ * A second thread only helps when a core is free: on a machine busy with other work it adds its
+ * start, its listing and its share of compiling to what the cores must do (measured here with
+ * two cores and a load of 5: slower). So the helper starts only if, over those 300 ms, the
+ * cores other than ours were at least half a core idle (read from /proc/stat; where there is
+ * none, it starts). SIVTR_INDEX_HELPER_AFTER_MS lets tests start it at once (0, whatever the
+ * load) or never (`off`).
  */
 class HelperControl {
   private helper: SyncHelper | undefined;
   private tried = false;
   private readonly started = Date.now();
   private readonly afterMs: number;
+  private readonly forced: boolean;
+  private readonly cpuAtStart: CpuTimes | undefined;
 
   constructor(
     private readonly env: NodeJS.ProcessEnv,
@@ -183,14 +192,18 @@ class HelperControl {
     private readonly plans: SourcePlan[],
     enabled: boolean,
   ) {
-    const setting = process.env.SIVTR_INDEX_HELPER_AFTER_MS ?? '300';
-    this.afterMs = !enabled || setting === 'off' ? Infinity : Number(setting) || 0;
+    const setting = process.env.SIVTR_INDEX_HELPER_AFTER_MS;
+    this.forced = setting !== undefined && setting !== 'off';
+    this.afterMs = !enabled || setting === 'off' ? Infinity : Number(setting ?? 300) || 0;
+    // A search with nothing to read (the common case) does not even read /proc/stat.
+    this.cpuAtStart = this.afterMs === Infinity || this.forced ? undefined : cpuTimes();
   }
 
   /** The helper, started now if it is time; undefined when there is none. */
   get(from: SourcePlan, remaining: number): SyncHelper | undefined {
     if (this.tried || remaining < 2 || Date.now() - this.started < this.afterMs) return this.helper;
     this.tried = true;
+    if (!this.forced && !coreFree(this.cpuAtStart, cpuTimes())) return undefined;
     const sources = this.plans.slice(this.plans.indexOf(from)).map((p) => ({ name: p.source.name, previous: p.previous, marks: [...p.marks] }));
     this.helper = SyncHelper.start({ env: this.env, persistent: this.persistent, rules: activeCaptureRules()?.data, sources });
     return this.helper;
@@ -199,6 +212,27 @@ class HelperControl {
   stop(): void {
     this.helper?.stop();
   }
+}
+
+type CpuTimes = { idle: number; total: number };
+
+/** Idle and total time of all cores since boot, from /proc/stat (Linux); undefined elsewhere. */
+function cpuTimes(): CpuTimes | undefined {
+  try {
+    const line = readFileSync('/proc/stat', 'latin1').split('\n', 1)[0]!;
+    // cpu user nice system idle iowait irq softirq steal …
+    const f = line.trim().split(/\s+/).slice(1, 9).map(Number);
+    if (f.length < 5 || f.some((v) => !Number.isFinite(v))) return undefined;
+    return { idle: f[3]! + f[4]!, total: f.reduce((a, b) => a + b, 0) };
+  } catch {
+    return undefined;
+  }
+}
+
+/** True when, between the two readings, the machine had at least half a core idle (or it cannot tell). */
+function coreFree(before: CpuTimes | undefined, now: CpuTimes | undefined): boolean {
+  if (!before || !now || now.total - before.total < 10) return true;
+  return ((now.idle - before.idle) / (now.total - before.total)) * availableParallelism() >= 0.5;
 }
 
 async function readHere(session: IndexPlan['sessions'][number]): Promise<SessionChange> {
@@ -293,7 +327,7 @@ export async function syncIndex(index: IndexDb, env: NodeJS.ProcessEnv, progress
     const all = plans.reduce((n, p) => n + p.plan.sessions.length, 0);
     progress.total(all);
     // Only the source table's own sources can be planned again in another thread.
-    helpers = new HelperControl(env, index.persistent, plans, only?.sources === undefined);
+    helpers = new HelperControl(env, index.persistent, plans, only?.sources === undefined && all >= 2);
     let remaining = all;
     for (const plan of plans) {
       remaining -= plan.plan.sessions.length;
