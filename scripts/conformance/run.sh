@@ -59,8 +59,14 @@ install_one() { # install_one NAME -> installs PKG[NAME] into $AGENTS_ROOT/NAME 
   )
 }
 
+# The scratch path is fixed, so a second run at the same time would delete the first one's sessions.
+exec 9> "$RUNS_ROOT.lock"
+if ! flock -n 9; then
+  echo "conformance: another run is using $RUNS_ROOT — wait for it to end, then run again" >&2
+  exit 1
+fi
 rm -rf "$RUNS_ROOT"; mkdir -p "$SAMPLES_DIR"
-trap 'rm -rf "$RUNS_ROOT"' EXIT
+trap 'rm -rf "$RUNS_ROOT" "$RUNS_ROOT.lock"' EXIT
 status=0
 for n in "${names[@]}"; do
   if [ "$n" = mcp-claude ]; then
