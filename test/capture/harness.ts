@@ -93,6 +93,8 @@ export class ShellSession {
       writeFileSync(profile, [`function prompt { '${prompt}> ' }`, options.before ?? '', `. '${HOOKS}/sivtr.ps1'`, options.after ?? '', ''].join('\n'));
       file = 'pwsh';
       args = ['-NoLogo', '-NoProfile', '-NoExit', '-Command', `. '${profile}'`];
+      // .NET puts its diagnostic sockets and debug pipes in TMPDIR, and a killed pwsh leaves them there.
+      env.TMPDIR = home;
     }
     Object.assign(env, options.env); // the caller's choices win (e.g. a user ZDOTDIR)
     if (options.command) {

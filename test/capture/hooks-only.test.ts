@@ -265,7 +265,7 @@ describe('pure-shell escaping round-trips', () => {
         const script = `. ${join(HOOKS, kind === 'bash' ? 'sivtr.bash' : 'sivtr.zsh')}
           while IFS= read -r -d '' s; do __sivtr_json "$s"; printf '"%s"\\n' "$REPLY"; __sivtr_osc_escape "$s"; printf '%s\\n' "$REPLY"; done < ${file}`;
         const args = kind === 'bash' ? ['--noprofile', '--norc', '-i', '-c', script] : ['-f', '-i', '-c', script];
-        const r = spawnSync(kind, args, { env: { PATH: process.env.PATH, HOME: tmp.path, LANG: 'C.UTF-8', SIVTR_DATA_DIR: join(tmp.path, 'd') }, encoding: 'utf8' });
+        const r = spawnSync(kind, args, { env: { PATH: process.env.PATH, HOME: tmp.path, TMPDIR: tmp.path, LANG: 'C.UTF-8', SIVTR_DATA_DIR: join(tmp.path, 'd') }, encoding: 'utf8' });
         const lines = r.stdout.split('\n');
         for (let i = 0; i < inputs.length; i++) {
           const expected = inputs[i]!.replace(/[\x01\x02]/g, (c) => (c === '\x01' || c === '\x02' ? '' : c));

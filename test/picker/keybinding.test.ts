@@ -58,7 +58,8 @@ function setUp(kind: 'bash' | 'zsh' | 'pwsh') {
 function shell(kind: 'bash' | 'zsh' | 'pwsh', env: NodeJS.ProcessEnv): PtyScreen {
   if (kind === 'bash') return new PtyScreen('bash', ['-i'], { env });
   if (kind === 'zsh') return new PtyScreen('zsh', ['-i'], { env });
-  return new PtyScreen('pwsh', ['-NoLogo'], { env });
+  // .NET puts its diagnostic sockets and debug pipes in TMPDIR, and a killed pwsh leaves them there.
+  return new PtyScreen('pwsh', ['-NoLogo'], { env: { ...env, TMPDIR: env.HOME } });
 }
 
 const promptLine = (s: PtyScreen): string => [...s.lines()].reverse().find((l) => l.startsWith(PROMPT)) ?? '';
