@@ -1,6 +1,7 @@
 // Shared helpers for benchmarks: run a command N times, report the median wall time.
 import { spawnSync } from 'node:child_process';
-import { createReadStream } from 'node:fs';
+import { createReadStream, readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 
 /** @param {{ runs?: number, env?: NodeJS.ProcessEnv, cwd?: string, input?: string }} [opts] */
@@ -50,5 +51,15 @@ export function numericArgs(defaults) {
   const { values } = parseArgs({ options, strict: true });
   const out = { ...defaults };
   for (const [k, v] of Object.entries(values)) out[k] = k === 'corpus' ? v : Number(v);
+  return out;
+}
+
+/** Every `.jsonl` file below `dir`, depth first. @param {string} dir @param {string[]} [out] @returns {string[]} */
+export function jsonlFiles(dir, out = []) {
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    const p = join(dir, e.name);
+    if (e.isDirectory()) jsonlFiles(p, out);
+    else if (e.name.endsWith('.jsonl')) out.push(p);
+  }
   return out;
 }

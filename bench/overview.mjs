@@ -10,11 +10,11 @@
 // Usage: node bench/overview.mjs [--corpus HOME] [--sessions N] [--mb M] [--runs R]
 // Needs `npm run build` first (it runs bin/sivtr.js like a user does).
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { generateCorpus } from './agents-corpus.mjs';
-import { median, numericArgs, plainParse } from './lib.mjs';
+import { jsonlFiles, median, numericArgs, plainParse } from './lib.mjs';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const BIN = join(ROOT, 'bin', 'sivtr.js');
@@ -54,16 +54,6 @@ function timedTogether(commands, env, runs) {
     }
   }
   return Object.fromEntries(names.map((n) => [n, median(times[n])]));
-}
-
-/** @param {string} dir @param {string[]} [out] @returns {string[]} */
-function jsonlFiles(dir, out = []) {
-  for (const e of readdirSync(dir, { withFileTypes: true })) {
-    const p = join(dir, e.name);
-    if (e.isDirectory()) jsonlFiles(p, out);
-    else if (e.name.endsWith('.jsonl')) out.push(p);
-  }
-  return out;
 }
 
 /** The session id inside a corpus file name (`<uuid>.jsonl`, `rollout-<ts>-<uuid>.jsonl`, `<ts>_<uuid>.jsonl`). */

@@ -19,7 +19,7 @@ import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } 
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { generateCorpus } from './agents-corpus.mjs';
-import { median, numericArgs, plainParse } from './lib.mjs';
+import { jsonlFiles, median, numericArgs, plainParse } from './lib.mjs';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const BIN = join(ROOT, 'bin', 'sivtr.js');
@@ -61,15 +61,6 @@ function writeTerminalRecords(dataDir, count) {
     paths.push(path);
   }
   return paths;
-}
-
-function jsonlFiles(dir, out = []) {
-  for (const e of readdirSync(dir, { withFileTypes: true })) {
-    const p = join(dir, e.name);
-    if (e.isDirectory()) jsonlFiles(p, out);
-    else if (e.name.endsWith('.jsonl')) out.push(p);
-  }
-  return out;
 }
 
 const sizeOf = (paths) => paths.reduce((n, p) => n + statSync(p).size, 0);
