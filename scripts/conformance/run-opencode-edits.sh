@@ -36,16 +36,7 @@ make_banner_script
 # a repository with one commit: OpenCode takes snapshots only of git projects
 "${BASE_ENV[@]}" git init -q . && "${BASE_ENV[@]}" git add notes.txt \
   && "${BASE_ENV[@]}" git -c user.name=driver -c user.email=driver@localhost commit -q -m notes
-VERSION="$("${CENV[@]}" "$OPENCODE" --version 2>/dev/null)"
-oc() { # oc NAME args...   (stdout: --format json event stream)
-  local name="$1"; shift
-  "${CENV[@]}" timeout 120 "$OPENCODE" run --format json "$@" < /dev/null > "$RUN/$name.jsonl" 2> "$RUN/$name.err" \
-    || echo "WARNING: $name exited $?" >&2
-}
-sid_of() { node -e '
-  for (const l of require("fs").readFileSync(process.argv[1], "utf8").split("\n")) {
-    try { const o = JSON.parse(l); const s = o.sessionID || (o.part && o.part.sessionID); if (s) { console.log(s); break; } } catch {}
-  }' "$1"; }
+source "$(dirname "${BASH_SOURCE[0]}")/opencode-env.sh"
 
 oc turn1 "$P_CREATE"
 SID="$(sid_of "$RUN/turn1.jsonl")"
