@@ -5,7 +5,7 @@
 // a one-shot command's start; a reader that went away ends it as SIGPIPE would (status 141).
 //
 // The bundle is compiled with a V8 code cache kept beside it (dist/.cache, one file per Node
-// version and command), written once after a successful run: parsing the bundle and compiling
+// version and command), written once after a run that ended well: parsing the bundle and compiling
 // the functions a command runs cost ~10 ms of every start, about a third of bare `node`. Any
 // problem with the cache (missing, stale, unwritable dir, SIVTR_NO_CODE_CACHE=1) means compiling
 // as a plain require() would.
@@ -64,13 +64,21 @@ function runWithCodeCache() {
   // from a cache has no loader on Node 20 (see scripts/build.mjs). They resolve from here, the
   // same package root as from dist/.
   globalThis.__sivtrImport = (specifier) => import(specifier);
+  // A run ends well with status 0, or with a status its command names as an ordinary end rather
+  // than a failure: the picker left with Esc or Ctrl-C exits 130 (src/cli/commands/pick.ts), and
+  // people who always leave it so would otherwise never get a cache. A crash, a signal or an
+  // error exits with another status and writes nothing.
+  let ordinary = 0;
+  globalThis.__sivtrOrdinaryExit = (code) => {
+    ordinary = code;
+  };
   const mod = new Module(bundle, module);
   mod.filename = bundle;
   mod.paths = Module._nodeModulePaths(path.dirname(bundle));
   Module._cache[bundle] = mod;
   if (v8) {
     process.once('exit', (code) => {
-      if (code !== 0) return;
+      if (code !== 0 && code !== ordinary) return;
       // A run that worked for over a second of CPU (a first search building the index) compiled
       // code that start-ups never run, and a cache holding it is a third larger to deserialise:
       // the next, lighter run writes the cache instead. Compiling is nothing to such a run.

@@ -6,6 +6,7 @@ import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSy
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { cleanEnv, ROOT, tempDir } from '../helpers/cli.js';
+import { KEY, PtyScreen } from '../helpers/screen.js';
 import { writeLog } from '../helpers/terminal-log.js';
 
 let tmp: { path: string; cleanup: () => void };
@@ -16,7 +17,7 @@ beforeEach(() => {
   tmp = tempDir('sivtr-code-cache-');
   pkg = join(tmp.path, 'pkg');
   for (const dir of ['bin', 'dist']) mkdirSync(join(pkg, dir), { recursive: true });
-  for (const f of ['bin/sivtr.js', 'bin/package.json', 'dist/sivtr.cjs']) copyFileSync(join(ROOT, f), join(pkg, f));
+  for (const f of ['bin/sivtr.js', 'bin/package.json', 'dist/sivtr.cjs', 'dist/picker.mjs']) copyFileSync(join(ROOT, f), join(pkg, f));
   symlinkSync(join(ROOT, 'node_modules'), join(pkg, 'node_modules'));
   const data = join(tmp.path, 'data');
   env = cleanEnv(join(tmp.path, 'home'), { SIVTR_DATA_DIR: data, SIVTR_CONFIG_DIR: join(tmp.path, 'config') });
@@ -75,5 +76,39 @@ describe('code cache', () => {
     expect(r.status, r.stderr).toBe(0);
     expect(r.stdout).toContain('+two');
     expect(readdirSync(join(pkg, 'dist', '.cache'))).toEqual([]);
+  });
+
+  describe('the picker', () => {
+    const pick = () => new PtyScreen(process.execPath, [join(pkg, 'bin', 'sivtr.js'), 'pick'], { env: { ...env, SIVTR_TERMINAL_ID: 'term-1' } });
+
+    // Leaving without a choice exits 130, an ordinary end: people who always leave with Esc get a cache too.
+    for (const [name, keys] of [
+      ['Esc at once', KEY.esc],
+      ['Tab, then Esc', KEY.tab],
+      ['Ctrl-C', KEY.ctrlC],
+    ] as const) {
+      it(`left with ${name}: the cache is written, and the next run uses it`, async () => {
+        const s = pick();
+        await s.untilText('Enter copy');
+        if (keys === KEY.tab) await s.type(KEY.tab, '[input]'); // Ink's screen answers Tab: Esc goes to it
+        s.write(keys === KEY.tab ? KEY.esc : keys);
+        expect(await s.wait()).toBe(130);
+        expect(existsSync(cacheFile('pick'))).toBe(true);
+        const written = readFileSync(cacheFile('pick'));
+        const again = pick();
+        await again.untilText('Enter copy');
+        again.write(KEY.esc);
+        expect(await again.wait()).toBe(130);
+        expect(readFileSync(cacheFile('pick'))).toEqual(written); // accepted, so not rewritten
+      });
+    }
+
+    it('ended by SIGTERM: nothing is written', async () => {
+      const s = pick();
+      await s.untilText('Enter copy');
+      s.kill('SIGTERM');
+      expect(await s.wait()).toBe(143);
+      expect(existsSync(join(pkg, 'dist', '.cache'))).toBe(false);
+    });
   });
 });

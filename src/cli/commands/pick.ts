@@ -31,6 +31,15 @@ export const spec: CommandSpec = {
 /** Exit status when the picker is left without a choice (as fzf and a Ctrl-C'd shell command). */
 export const LEFT = 130;
 
+/**
+ * LEFT, told to the launcher (bin/sivtr.js) as an ordinary end: it writes its code cache only
+ * after a run that ended well, and leaving the picker with Esc or Ctrl-C is one.
+ */
+function leftWithoutChoice(): number {
+  (globalThis as { __sivtrOrdinaryExit?: (code: number) => void }).__sivtrOrdinaryExit?.(LEFT);
+  return LEFT;
+}
+
 export type PickAction = {
   mode: UiMode;
   source?: string;
@@ -54,7 +63,7 @@ export async function pickAndAct(args: ParsedArgs, action: PickAction): Promise<
     includeSelf: Boolean(args['include-self']),
     list: listOptions(args),
   });
-  if (result.kind === 'cancelled') return LEFT;
+  if (result.kind === 'cancelled') return leftWithoutChoice();
   const ansi = Boolean(args.ansi);
   if (result.kind === 'diff') {
     const { diffText } = await import('../picker/launch.js');
