@@ -249,78 +249,64 @@ describe('sivtr files: changes the agents recorded themselves (genuine *-edits s
   });
 });
 
+/** `sivtr files --json` of one hand-made Codex rollout: a session_meta, then these records. */
+function filesOfCodexRollout(id: string, cliVersion: string, records: [type: string, payload: unknown][]): LedgerJson {
+  const { path: home, cleanup } = tempDir();
+  try {
+    const dir = join(home, '.codex', 'sessions', '2026', '11', '30');
+    mkdirSync(dir, { recursive: true });
+    const at = '2026-11-30T10:00:00.000Z';
+    const meta: [string, unknown] = ['session_meta', { id, timestamp: at, cwd: '/srv/api', originator: 'codex_cli_rs', cli_version: cliVersion, source: 'cli' }];
+    const lines = [meta, ...records].map(([type, payload]) => JSON.stringify({ timestamp: at, type, payload }));
+    writeFileSync(join(dir, `rollout-2026-11-30T10-00-00-${id}.jsonl`), lines.join('\n') + '\n');
+    const r = runCli(['files', `codex/${id}`, '--json'], { env: cleanEnv(home) });
+    expect(r.code, r.stderr).toBe(0);
+    return JSON.parse(r.stdout) as LedgerJson;
+  } finally {
+    cleanup();
+  }
+}
+
 describe('sivtr files on a Codex rollout', () => {
   it('reads apply_patch file headers and exec_command writes as Codex records them', () => {
-    const { path: home, cleanup } = tempDir();
-    try {
-      const id = '0199b0d4-5555-7c3d-9f00-aabbccddeeff';
-      const dir = join(home, '.codex', 'sessions', '2026', '11', '30');
-      mkdirSync(dir, { recursive: true });
-      const at = '2026-11-30T10:00:00.000Z';
-      const rec = (type: string, payload: unknown) => JSON.stringify({ timestamp: at, type, payload });
-      writeFileSync(
-        join(dir, `rollout-2026-11-30T10-00-00-${id}.jsonl`),
-        [
-          rec('session_meta', { id, timestamp: at, cwd: '/srv/api', originator: 'codex_cli_rs', cli_version: '0.171.0', source: 'cli' }),
-          rec('response_item', { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'add a /health route' }] }),
-          rec('response_item', { type: 'custom_tool_call', call_id: 'c1', name: 'apply_patch', status: 'completed', input: '*** Begin Patch\n*** Add File: src/health.ts\n+export const ok = 1;\n*** Update File: src/app.ts\n@@\n-a\n+b\n*** End Patch' }),
-          rec('response_item', { type: 'custom_tool_call_output', call_id: 'c1', output: 'Success. Updated: A src/health.ts M src/app.ts' }),
-          rec('response_item', { type: 'function_call', call_id: 'c2', name: 'exec_command', arguments: JSON.stringify({ cmd: "cat > notes.md <<'EOF'\nx > not-a-file.txt\nEOF", workdir: '/srv/api/docs' }) }),
-          rec('response_item', { type: 'function_call_output', call_id: 'c2', output: 'Process exited with code 0' }),
-          rec('response_item', { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'Added it.' }], phase: 'final_answer' }),
-          rec('event_msg', { type: 'task_complete', turn_id: 't1' }),
-        ].join('\n') + '\n',
-      );
-      const r = runCli(['files', `codex/${id}`, '--json'], { env: cleanEnv(home) });
-      expect(r.code, r.stderr).toBe(0);
-      const json = JSON.parse(r.stdout) as { files: number; writes: number; items: { path: string; rules: string[]; refs: string[] }[] };
-      expect(json.items.map((f) => [f.path, f.rules.join(), f.refs.join()])).toEqual([
-        ['/srv/api/src/health.ts', 'observed:apply_patch', `codex/${id}/1/p2`],
-        ['/srv/api/src/app.ts', 'observed:apply_patch', `codex/${id}/1/p2`],
-        ['/srv/api/docs/notes.md', 'derived:>', `codex/${id}/1/p4`],
-      ]);
-    } finally {
-      cleanup();
-    }
+    const id = '0199b0d4-5555-7c3d-9f00-aabbccddeeff';
+    const json = filesOfCodexRollout(id, '0.171.0', [
+      ['response_item', { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'add a /health route' }] }],
+      ['response_item', { type: 'custom_tool_call', call_id: 'c1', name: 'apply_patch', status: 'completed', input: '*** Begin Patch\n*** Add File: src/health.ts\n+export const ok = 1;\n*** Update File: src/app.ts\n@@\n-a\n+b\n*** End Patch' }],
+      ['response_item', { type: 'custom_tool_call_output', call_id: 'c1', output: 'Success. Updated: A src/health.ts M src/app.ts' }],
+      ['response_item', { type: 'function_call', call_id: 'c2', name: 'exec_command', arguments: JSON.stringify({ cmd: "cat > notes.md <<'EOF'\nx > not-a-file.txt\nEOF", workdir: '/srv/api/docs' }) }],
+      ['response_item', { type: 'function_call_output', call_id: 'c2', output: 'Process exited with code 0' }],
+      ['response_item', { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'Added it.' }], phase: 'final_answer' }],
+      ['event_msg', { type: 'task_complete', turn_id: 't1' }],
+    ]);
+    expect(json.items.map((f) => [f.path, f.rules.join(), f.refs.join()])).toEqual([
+      ['/srv/api/src/health.ts', 'observed:apply_patch', `codex/${id}/1/p2`],
+      ['/srv/api/src/app.ts', 'observed:apply_patch', `codex/${id}/1/p2`],
+      ['/srv/api/docs/notes.md', 'derived:>', `codex/${id}/1/p4`],
+    ]);
   });
 });
 
 describe('sivtr files: Codex patch_apply_end (hand-made, the event as the format documents it; 0.171 writes FileChange items instead)', () => {
   it('counts the changes of a patch that applied, with a move writing both paths, and nothing of one that failed', () => {
-    const { path: home, cleanup } = tempDir();
-    try {
-      const id = '0199b0d4-6666-7c3d-9f00-aabbccddeeff';
-      const dir = join(home, '.codex', 'sessions', '2026', '11', '30');
-      mkdirSync(dir, { recursive: true });
-      const at = '2026-11-30T10:00:00.000Z';
-      const rec = (type: string, payload: unknown) => JSON.stringify({ timestamp: at, type, payload });
-      // the calls run a program whose writes no command line shows; only Codex's records name them
-      writeFileSync(
-        join(dir, `rollout-2026-11-30T10-00-00-${id}.jsonl`),
-        [
-          rec('session_meta', { id, timestamp: at, cwd: '/srv/api', originator: 'codex_cli_rs', cli_version: '0.120.0', source: 'cli' }),
-          rec('response_item', { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'rename the module' }] }),
-          rec('response_item', { type: 'function_call', call_id: 'c1', name: 'shell', arguments: JSON.stringify({ command: ['codegen'] }) }),
-          rec('event_msg', { type: 'patch_apply_end', call_id: 'c1', stdout: 'Success.', stderr: '', success: true, changes: { '/srv/api/old.ts': { type: 'update', unified_diff: '', move_path: '/srv/api/new.ts' }, '/srv/api/index.ts': { type: 'add', content: 'x' } } }),
-          rec('response_item', { type: 'function_call_output', call_id: 'c1', output: 'done' }),
-          rec('response_item', { type: 'function_call', call_id: 'c2', name: 'shell', arguments: JSON.stringify({ command: ['codegen', '--again'] }) }),
-          rec('event_msg', { type: 'patch_apply_end', call_id: 'c2', stdout: '', stderr: 'context mismatch', success: false, changes: { '/srv/api/broken.ts': { type: 'update', unified_diff: '' } } }),
-          rec('response_item', { type: 'function_call_output', call_id: 'c2', output: 'failed' }),
-          rec('response_item', { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'Renamed.' }], phase: 'final_answer' }),
-          rec('event_msg', { type: 'task_complete', turn_id: 't1' }),
-        ].join('\n') + '\n',
-      );
-      const r = runCli(['files', `codex/${id}`, '--json'], { env: cleanEnv(home) });
-      expect(r.code, r.stderr).toBe(0);
-      const json = JSON.parse(r.stdout) as LedgerJson;
-      expect(rows(json)).toEqual([
-        ['/srv/api/old.ts', '1', 'observed:patch_apply_end', `codex/${id}/1/p3`],
-        ['/srv/api/new.ts', '1', 'observed:patch_apply_end', `codex/${id}/1/p3`],
-        ['/srv/api/index.ts', '1', 'observed:patch_apply_end', `codex/${id}/1/p3`],
-      ]);
-    } finally {
-      cleanup();
-    }
+    const id = '0199b0d4-6666-7c3d-9f00-aabbccddeeff';
+    // the calls run a program whose writes no command line shows; only Codex's records name them
+    const json = filesOfCodexRollout(id, '0.120.0', [
+      ['response_item', { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'rename the module' }] }],
+      ['response_item', { type: 'function_call', call_id: 'c1', name: 'shell', arguments: JSON.stringify({ command: ['codegen'] }) }],
+      ['event_msg', { type: 'patch_apply_end', call_id: 'c1', stdout: 'Success.', stderr: '', success: true, changes: { '/srv/api/old.ts': { type: 'update', unified_diff: '', move_path: '/srv/api/new.ts' }, '/srv/api/index.ts': { type: 'add', content: 'x' } } }],
+      ['response_item', { type: 'function_call_output', call_id: 'c1', output: 'done' }],
+      ['response_item', { type: 'function_call', call_id: 'c2', name: 'shell', arguments: JSON.stringify({ command: ['codegen', '--again'] }) }],
+      ['event_msg', { type: 'patch_apply_end', call_id: 'c2', stdout: '', stderr: 'context mismatch', success: false, changes: { '/srv/api/broken.ts': { type: 'update', unified_diff: '' } } }],
+      ['response_item', { type: 'function_call_output', call_id: 'c2', output: 'failed' }],
+      ['response_item', { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'Renamed.' }], phase: 'final_answer' }],
+      ['event_msg', { type: 'task_complete', turn_id: 't1' }],
+    ]);
+    expect(rows(json)).toEqual([
+      ['/srv/api/old.ts', '1', 'observed:patch_apply_end', `codex/${id}/1/p3`],
+      ['/srv/api/new.ts', '1', 'observed:patch_apply_end', `codex/${id}/1/p3`],
+      ['/srv/api/index.ts', '1', 'observed:patch_apply_end', `codex/${id}/1/p3`],
+    ]);
   });
 });
 
