@@ -9,34 +9,17 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 OPENCODE="$AGENTS_ROOT/opencode/node_modules/.bin/opencode"
 fresh_run opencode-edits
 start_mock "${PORT:-4156}"
-mkdir -p "$HOME_DIR/.config/opencode"
-cat > "$HOME_DIR/.config/opencode/opencode.json" <<JSON
-{
-  "\$schema": "https://opencode.ai/config.json",
-  "model": "mock/mock-model",
-  "small_model": "mock/mock-model",
-  "autoupdate": false,
-  "share": "disabled",
-  "permission": { "bash": "allow", "edit": "allow", "read": "allow", "external_directory": "allow" },
-  "provider": {
-    "mock": {
-      "npm": "@ai-sdk/openai-compatible",
-      "name": "Mock",
-      "options": { "baseURL": "http://127.0.0.1:$MOCK_PORT/v1", "apiKey": "dummy-key" },
-      "models": { "mock-model": { "name": "Mock Model", "tool_call": true, "limit": { "context": 128000, "output": 8192 } } }
-    }
-  }
-}
-JSON
+OC="$OPENCODE" OC_NAME=opencode OC_SCHEMA="https://opencode.ai/config.json"
+source "$(dirname "${BASH_SOURCE[0]}")/opencode-env.sh"
+write_config 128000 8192
 set_base_env
-CENV=("${BASE_ENV[@]}" OPENCODE_DISABLE_MODELS_FETCH=1 OPENCODE_DISABLE_AUTOUPDATE=1
-  OPENCODE_DISABLE_DEFAULT_PLUGINS=1 OPENCODE_DISABLE_LSP_DOWNLOAD=1 OPENCODE_DISABLE_SHARE=1 OPENCODE_PURE=1)
+oc_env OPENCODE
 cd "$PROJ"
 make_banner_script
 # a repository with one commit: OpenCode takes snapshots only of git projects
 "${BASE_ENV[@]}" git init -q . && "${BASE_ENV[@]}" git add notes.txt \
   && "${BASE_ENV[@]}" git -c user.name=driver -c user.email=driver@localhost commit -q -m notes
-source "$(dirname "${BASH_SOURCE[0]}")/opencode-env.sh"
+VERSION="$(oc_version)"
 
 oc turn1 "$P_CREATE"
 SID="$(sid_of "$RUN/turn1.jsonl")"

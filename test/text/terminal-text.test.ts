@@ -4,6 +4,18 @@ import { renderTerminalText, TerminalText } from '../../src/text/terminal-text.j
 
 const plain = (raw: string) => renderTerminalText(raw).plain;
 
+/** The model's snapshot after `raw` was written in pieces cut at these offsets (any order, repeats allowed). */
+function writtenInPieces(raw: string, cuts: number[]): ReturnType<TerminalText['snapshot']> {
+  const model = new TerminalText();
+  let last = 0;
+  for (const p of [...new Set(cuts)].sort((a, b) => a - b)) {
+    model.write(raw.slice(last, p));
+    last = p;
+  }
+  model.write(raw.slice(last));
+  return model.snapshot();
+}
+
 describe('terminal text model', () => {
   it('turns CRLF into LF', () => {
     expect(plain('a\r\nb\r\n')).toBe('a\nb');
@@ -61,15 +73,7 @@ describe('terminal text model', () => {
     const raw = 'a\x1b[31mred\x1b[0m\r\nprog 1%\rprog 99%\x1b]0;t\x07\tx\bY\x1b[2K\rdone\n';
     fc.assert(
       fc.property(fc.array(fc.integer({ min: 0, max: raw.length }), { maxLength: 8 }), (cuts) => {
-        const points = [...new Set(cuts)].sort((a, b) => a - b);
-        const model = new TerminalText();
-        let last = 0;
-        for (const p of points) {
-          model.write(raw.slice(last, p));
-          last = p;
-        }
-        model.write(raw.slice(last));
-        expect(model.snapshot()).toEqual(renderTerminalText(raw));
+        expect(writtenInPieces(raw, cuts)).toEqual(renderTerminalText(raw));
       }),
     );
   });
@@ -137,15 +141,7 @@ describe('display width: columns, not code units', () => {
     const raw = '进度 10%\r进度 完成\n👨\u200d👩\u200d👧 cafe\u0301\r\x1b[2C\x1b[31m文\x1b[0m🇩🇪🇫\u263a\ufe0f\x1b[3D\x1b[K!\nabc\u200b\u0301d\r中\x1b[1P\n';
     fc.assert(
       fc.property(fc.array(fc.integer({ min: 0, max: raw.length }), { maxLength: 10 }), (cuts) => {
-        const points = [...new Set(cuts)].sort((a, b) => a - b);
-        const model = new TerminalText();
-        let last = 0;
-        for (const p of points) {
-          model.write(raw.slice(last, p));
-          last = p;
-        }
-        model.write(raw.slice(last));
-        expect(model.snapshot()).toEqual(renderTerminalText(raw));
+        expect(writtenInPieces(raw, cuts)).toEqual(renderTerminalText(raw));
       }),
       { numRuns: 300 },
     );
