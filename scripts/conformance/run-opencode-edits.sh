@@ -11,9 +11,7 @@ fresh_run opencode-edits
 start_mock "${PORT:-4156}"
 OC="$OPENCODE" OC_NAME=opencode OC_SCHEMA="https://opencode.ai/config.json"
 source "$(dirname "${BASH_SOURCE[0]}")/opencode-env.sh"
-write_config 128000 8192
-set_base_env
-oc_env OPENCODE
+oc_setup OPENCODE
 cd "$PROJ"
 make_banner_script
 # a repository with one commit: OpenCode takes snapshots only of git projects

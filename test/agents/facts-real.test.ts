@@ -168,11 +168,15 @@ describe('gemini 0.61.0', () => {
   });
 });
 
-for (const [set, provider, main, db] of [
-  ['opencode-1.18.33', 'opencode', 'ses_dcf2a397effejlSmnRz6foWPNR', '.local/share/opencode/opencode.db'],
-  ['kilo-7.7.7', 'kilo', 'ses_dcf16545affe2bzQ5R3rFT1Acj', '.local/share/kilo/kilo.db'],
+// the databases' session ids change with every run of the driver; run.json names the main one
+const mainSessionOf = (set: string): string => (JSON.parse(readFileSync(join(REAL, set, 'run.json'), 'utf8')) as { ids: { main: string } }).ids.main;
+
+for (const [set, provider, db] of [
+  ['opencode-1.18.33', 'opencode', '.local/share/opencode/opencode.db'],
+  ['kilo-7.7.7', 'kilo', '.local/share/kilo/kilo.db'],
 ] as const) {
   describe(set, () => {
+    const main = mainSessionOf(set);
     const h = withHome(set);
     test('bash exit code from the tool metadata, message tokens, finish: stop, rows by id', async () => {
       const turns = h.show(`${provider}/${main}`);
