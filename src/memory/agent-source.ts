@@ -261,9 +261,9 @@ async function updateSession(provider: Provider, summary: TranscriptSummary, ctx
 
 function agentIndex(provider: Provider): SourceIndex {
   return {
-    unchangedSince: (fingerprint, env, marks) => {
+    unchangedSince: (fingerprint, env, stamps, probe) => {
       const root = provider.dataLocation?.(env);
-      return root !== undefined && pathsUnchanged(fingerprint, root) && filesUnchanged(marks);
+      return root !== undefined && pathsUnchanged(fingerprint, root, probe) && filesUnchanged(stamps);
     },
     async plan(ctx: IndexContext): Promise<IndexPlan> {
       const cache = ctx.persistent ? ListingCache.load(provider.name, ctx.env) : undefined;

@@ -86,10 +86,11 @@ function indexedUpTo(previous: string, path: string): number {
  * backwards was replaced, and is read again whole.
  */
 const historyIndex: SourceIndex = {
-  unchangedSince: (fingerprint, env) => pathsUnchanged(fingerprint, historyDbForRead(env)),
+  unchangedSince: (fingerprint, env, _stamps, probe) => pathsUnchanged(fingerprint, historyDbForRead(env), probe),
   async plan(ctx: IndexContext): Promise<IndexPlan> {
     const store = HistoryStore.openForRead(ctx.env);
-    if (!store) return { sessions: [] };
+    // Nothing kept yet: the place it will be is the fingerprint, so the next search is not planned again.
+    if (!store) return { fingerprint: pathsFingerprint(historyDbForRead(ctx.env), watched(historyDbForRead(ctx.env))), sessions: [] };
     const maxId = store.span().maxId;
     let upTo = indexedUpTo(ctx.previous, store.path);
     if (maxId < upTo) upTo = 0;

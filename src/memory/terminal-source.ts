@@ -169,7 +169,7 @@ async function updateLog(log: TerminalLogInfo, old: FileMark | undefined): Promi
 
 /** The terminals folder and every log in it: a new log changes the folder, a new line its log. */
 const terminalIndex: SourceIndex = {
-  unchangedSince: (fingerprint, env, marks) => pathsUnchanged(fingerprint, terminalsDir(env)) && filesUnchanged(marks),
+  unchangedSince: (fingerprint, env, stamps, probe) => pathsUnchanged(fingerprint, terminalsDir(env), probe) && filesUnchanged(stamps),
   async plan(ctx: IndexContext): Promise<IndexPlan> {
     const dir = terminalsDir(ctx.env);
     const logs = listTerminalLogs(ctx.env);

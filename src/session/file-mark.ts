@@ -3,7 +3,8 @@
 // starts as it did and holds the old last bytes before its new ones only grew, so only its tail
 // needs reading; anything else is read again.
 import { nodeCrypto } from './lazy-crypto.js';
-import { closeSync, openSync, readSync, statSync } from 'node:fs';
+import { closeSync, openSync, readdirSync, readSync, statSync } from 'node:fs';
+import { join, sep } from 'node:path';
 
 /** A file as last read: its stat, its edge hashes, and where reading stopped. */
 export type FileMark = { size: number; mtime: number; head: string; tail: string; parsed_bytes: number; positions: number };
@@ -46,8 +47,11 @@ export function compareFile(path: string, size: number, mtime: number, old: File
   return onlyGrew(path, old, size) ? 'appended' : 'rewritten';
 }
 
+/** What telling an unchanged file needs of its mark. */
+export type FileStamp = Pick<FileMark, 'size' | 'mtime'>;
+
 /** True when every marked file (size -1: not a file) still has the size and mtime of its mark. */
-export function filesUnchanged(marks: ReadonlyMap<string, FileMark>): boolean {
+export function filesUnchanged(marks: ReadonlyMap<string, FileStamp>): boolean {
   for (const [path, mark] of marks) {
     if (mark.size < 0) continue;
     const st = statFile(path);
@@ -85,8 +89,64 @@ export function statPath(path: string): PathStat {
  */
 export const pathsFingerprint = (scope: string, paths: readonly string[]): string => JSON.stringify({ scope, paths: paths.map(statPath) });
 
+/** Folders below the home whose listing answers for the paths inside them: the home, `~/.x`, `~/.x/y`. */
+const LISTED_DEPTH = 3;
+
+/**
+ * Stats paths for one check of every source, telling most missing ones from a few folder
+ * listings instead of a stat each. Most of what sivtr watches is the home of an agent that is not
+ * installed (a hundred-odd paths under ~/.config, ~/.vscode-server, ~/.local/share, …), and one
+ * listing of the home (or of ~/.config) shows that the folder they would be in is not there.
+ * Only a path last seen missing is answered so, and only when a listing does not hold the name;
+ * anything else is stat'ed. Names are compared case- and normalisation-folded, so on a
+ * file system that folds them a name the listing spells otherwise is stat'ed rather than taken
+ * as missing. Made per check, never kept: a listing is only true when it is read.
+ */
+export class PathProbe {
+  private readonly listings = new Map<string, Set<string> | null>();
+  private readonly root: string | undefined;
+
+  constructor(home: string | undefined) {
+    this.root = home && home !== sep ? home.replace(/[\/]+$/, '') : undefined;
+  }
+
+  /** `path`'s stat; `wasMissing`: it was missing last time, so a listing may say it still is. */
+  stat(path: string, wasMissing: boolean): PathStat {
+    return wasMissing && this.listedMissing(path) ? [path, -1, -1] : statPath(path);
+  }
+
+  private listedMissing(path: string): boolean {
+    const root = this.root;
+    if (root === undefined || !path.startsWith(root + sep)) return false;
+    const names = path.slice(root.length + 1).split(sep);
+    let dir = root;
+    for (let depth = 0; depth < names.length && depth < LISTED_DEPTH; depth++) {
+      const listed = this.listing(dir);
+      if (listed === null) return false;
+      if (!listed.has(fold(names[depth]!))) return true;
+      dir = join(dir, names[depth]!);
+    }
+    return false;
+  }
+
+  private listing(dir: string): Set<string> | null {
+    let listed = this.listings.get(dir);
+    if (listed === undefined) {
+      try {
+        listed = new Set(readdirSync(dir).map(fold));
+      } catch {
+        listed = null; // not a folder, or not readable: stat what is inside
+      }
+      this.listings.set(dir, listed);
+    }
+    return listed;
+  }
+}
+
+const fold = (name: string): string => name.normalize('NFC').toLowerCase();
+
 /** True when the fingerprint was taken for `scope` and every path in it still has its stat. */
-export function pathsUnchanged(fingerprint: string, scope: string): boolean {
+export function pathsUnchanged(fingerprint: string, scope: string, probe?: PathProbe): boolean {
   let taken: { scope?: unknown; paths?: unknown };
   try {
     taken = JSON.parse(fingerprint) as typeof taken;
@@ -95,7 +155,7 @@ export function pathsUnchanged(fingerprint: string, scope: string): boolean {
   }
   if (taken.scope !== scope || !Array.isArray(taken.paths)) return false;
   for (const [path, mtime, size] of taken.paths as PathStat[]) {
-    const [, nowMtime, nowSize] = statPath(path);
+    const [, nowMtime, nowSize] = probe ? probe.stat(path, size === -1) : statPath(path);
     if (nowMtime !== mtime || nowSize !== size) return false;
   }
   return true;

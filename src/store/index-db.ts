@@ -264,6 +264,12 @@ export class IndexDb {
     return (this.stmt('SELECT value FROM meta WHERE key = ?').get(key) as { value: string } | undefined)?.value;
   }
 
+  /** Every meta row whose key starts with `prefix`, by key. */
+  metaWithPrefix(prefix: string): Map<string, string> {
+    const rows = this.stmt('SELECT key, value FROM meta WHERE key >= ? AND key < ?').all(prefix, prefix + '\uffff') as { key: string; value: string }[];
+    return new Map(rows.map((r) => [r.key, r.value]));
+  }
+
   setMeta(key: string, value: string): void {
     this.stmt('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value').run(key, value);
   }
@@ -276,6 +282,11 @@ export class IndexDb {
   filesWithPrefix(prefix: string): Map<string, FileRow> {
     const rows = this.stmt('SELECT * FROM files WHERE key >= ? AND key < ?').all(prefix, prefix + '\uffff') as FileRow[];
     return new Map(rows.map((r) => [r.key, r]));
+  }
+
+  /** The size and mtime of every file row, by key: all that telling an unchanged file needs. */
+  fileStamps(): { key: string; size: number; mtime: number }[] {
+    return this.stmt('SELECT key, size, mtime FROM files').all() as { key: string; size: number; mtime: number }[];
   }
 
   setFile(row: FileRow): void {

@@ -3,9 +3,16 @@
 // last sync left it is not asked at all; otherwise it lists its sessions, and each session says
 // whether it is unchanged since its mark, grew (only its new units are read), or is read again.
 // Only units whose content changed are rewritten, in batched transactions.
+// A search with nothing new (the usual one) is this check and nothing more: every source's
+// fingerprint and every file's size and mtime are read in two queries, the folders of agents
+// that are not installed are told missing from a listing of the home (PathProbe), and what
+// remains is one stat per watched folder and per indexed file — a file that grew changes no
+// folder, so nothing cheaper can tell.
 import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { warn } from '../errors.js';
+import { home } from '../files.js';
+import { PathProbe, type FileStamp } from '../session/file-mark.js';
 import { allSources } from '../memory/sources.js';
 import { activeCaptureRules } from '../session/capture-rules.js';
 import type { IndexPlan, SessionChange, SessionMark, Source } from '../memory/types.js';
@@ -34,7 +41,22 @@ export const newSyncStats = (): SyncStats => ({
 
 export type Progress = { total(n: number): void; step(): void; done(): void };
 
-const watchKey = (source: Source): string => `watch:${source.name}`;
+const watchKey = (source: Pick<Source, 'name'>): string => `watch:${source.name}`;
+
+/** Every file row's size and mtime, by source and then by the key the source gave them. */
+function stampsBySource(index: IndexDb): Map<string, Map<string, FileStamp>> {
+  const out = new Map<string, Map<string, FileStamp>>();
+  for (const { key, size, mtime } of index.fileStamps()) {
+    const colon = key.indexOf(':');
+    const source = key.slice(0, colon);
+    let stamps = out.get(source);
+    if (!stamps) out.set(source, (stamps = new Map()));
+    stamps.set(key.slice(colon + 1), { size, mtime });
+  }
+  return out;
+}
+
+const NO_STAMPS: ReadonlyMap<string, FileStamp> = new Map();
 
 /** The marks of a source's sessions, by the key the source gave them. */
 function marksOf(index: IndexDb, source: Source): Map<string, SessionMark> {
@@ -308,14 +330,18 @@ export async function syncIndex(index: IndexDb, env: NodeJS.ProcessEnv, progress
   const plans: SourcePlan[] = [];
   let helpers: HelperControl | undefined;
   try {
+    const fingerprints = index.persistent ? index.metaWithPrefix(watchKey({ name: '' })) : new Map<string, string>();
+    const stamps = fingerprints.size > 0 ? stampsBySource(index) : new Map<string, Map<string, FileStamp>>();
+    const probe = new PathProbe(home(env));
     for (const source of only?.sources ?? allSources()) {
-      const marks = marksOf(index, source);
-      const previous = index.persistent ? (index.meta(watchKey(source)) ?? '') : '';
-      if (previous !== '' && source.index.unchangedSince(previous, env, marks)) {
-        stats.filesSeen += marks.size;
-        stats.filesUnchanged += marks.size;
+      const previous = fingerprints.get(watchKey(source)) ?? '';
+      const sessions = stamps.get(source.name) ?? NO_STAMPS;
+      if (previous !== '' && source.index.unchangedSince(previous, env, sessions, probe)) {
+        stats.filesSeen += sessions.size;
+        stats.filesUnchanged += sessions.size;
         continue;
       }
+      const marks = marksOf(index, source);
       try {
         const plan = await source.index.plan({ env, persistent: index.persistent, previous, mark: (key) => marks.get(key) });
         plans.push({ source, plan, previous, marks });

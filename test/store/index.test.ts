@@ -2,13 +2,14 @@
 // fingerprint, parser-version changes and corrupt files rebuild it, a read-only data dir falls
 // back to reading the sources, and a search run inside an agent session folds its own echo.
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { appendFileSync, chmodSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { appendFileSync, chmodSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { BIN, ROOT, runCli, runCliUnprivileged, unprivilegedIsNobody } from '../helpers/cli.js';
 import { generateCorpus } from '../../bench/agents-corpus.mjs';
 import { makeWorld, refsOf, searchJson, TERMINAL_ENTRIES, TERMINAL_ID, type World } from './world.js';
+import { build as buildGooseDb } from '../agents/fixtures/goose.js';
 
 const require = createRequire(import.meta.url);
 const Database = require('better-sqlite3') as typeof import('better-sqlite3');
@@ -99,6 +100,30 @@ describe('incremental indexing', () => {
     const { refs, stats } = searchWithStats(['claude', 'README']);
     expect(refs).toEqual([]);
     expect(stats.sessionsRemoved).toBe(1);
+  });
+
+  it('an agent installed since the last search is read: its home appearing in HOME, or in a folder that holds others', () => {
+    // The check tells an absent agent's home from a listing of the folder above it, not a stat:
+    // Pi's folder comes back into HOME, and Goose's database into ~/.local/share, which exists
+    // (OpenCode's) and was listed without it.
+    const pi = join(world.home, '.pi');
+    renameSync(pi, join(world.root, 'pi-away'));
+    expect(searchWithStats(['pi', 'large', 'files']).refs).toEqual([]);
+    expect(searchWithStats(['goose', 'lint']).refs).toEqual([]);
+    const quiet = searchWithStats(['anything']).stats;
+    expect(quiet.filesUnchanged).toBe(quiet.filesSeen);
+    renameSync(join(world.root, 'pi-away'), pi);
+    expect(searchWithStats(['pi', 'large', 'files']).refs.length).toBeGreaterThan(0);
+    buildGooseDb(join(world.home, '.local', 'share', 'goose', 'sessions', 'sessions.db'), '/home/ana/app').close();
+    expect(searchWithStats(['goose', 'lint']).refs.length).toBeGreaterThan(0);
+  });
+
+  it('history captured after a search that found none is read by the next one', () => {
+    for (const f of readdirSync(world.data)) if (f.startsWith('history.db')) rmSync(join(world.data, f));
+    expect(searchWithStats(['history', 'pelican']).refs).toEqual([]);
+    expect(searchWithStats(['history', 'pelican']).stats.filesReparsed).toBe(0);
+    runCli(['pipe'], { env: world.env, input: 'pelican migration finished\n' });
+    expect(searchWithStats(['history', 'pelican']).refs).toEqual(['history/1']);
   });
 
   it('a database-backed provider is re-read when its database (or WAL) changes', () => {
