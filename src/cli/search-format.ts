@@ -31,7 +31,7 @@ export function formatHits(result: SearchResult, format: SearchFormat, colour: b
   const { hits } = result;
   switch (format) {
     case 'json':
-      return JSON.stringify({ hits: hits.map(jsonHit), total: result.total, folded: result.folded, ...(result.coverage ? { coverage: result.coverage } : {}) }) + '\n';
+      return JSON.stringify({ hits: hits.map(jsonHit), total: result.total, ...(result.totalAtLeast ? { total_at_least: true } : {}), folded: result.folded, ...(result.coverage ? { coverage: result.coverage } : {}) }) + '\n';
     case 'refs':
       return hits.map((h) => h.fullRef + '\n').join('');
     case 'timeline':

@@ -82,7 +82,7 @@ function kindAndField(args: SearchArgs, fields: readonly string[]): { kinds?: st
 }
 
 export async function searchTool(args: SearchArgs, ctx: ToolContext): Promise<string> {
-  const { searchFor, SEARCH_FIELDS, coverageWords } = await import('../cli/commands/search.js');
+  const { searchFor, SEARCH_FIELDS, coverageWords, totalWords } = await import('../cli/commands/search.js');
   const { kinds, field } = kindAndField(args, SEARCH_FIELDS);
   const limit = args.limit ?? 10;
   const scoped = scopeOf(args.scope, ctx, 'global');
@@ -111,7 +111,7 @@ export async function searchTool(args: SearchArgs, ctx: ToolContext): Promise<st
   const where = `${result.target === 'all' ? 'every source' : result.target}${scoped.global ? '' : ` ${scopeLabel(scoped, ctx)}`}`;
   const what = result.query ? ` for ${JSON.stringify(result.query)}` : '';
   if (hits.length === 0) return `no hits${what} in ${where}\n`;
-  const lines = [`${hits.length} of ${result.total} hits${coverageWords(result)}${what} in ${where}, best first. Cite a hit by its ref; read one whole with the show tool.`];
+  const lines = [`${hits.length} of ${totalWords(result)} hits${coverageWords(result)}${what} in ${where}, best first. Cite a hit by its ref; read one whole with the show tool.`];
   hits.forEach((h, i) => {
     const flags = [h.kind, h.status === 'failure' ? 'failed' : undefined, h.all_terms ? undefined : 'some words only'].filter(Boolean).join(', ');
     lines.push('');

@@ -1,7 +1,8 @@
 // index.db: a rebuildable cache of every session and unit sivtr can read. Unit text is stored
 // in chunks (consecutive units of one session, about 64 K characters, deflated) with one FTS5
 // row per chunk listing the chunk's gram keys (see grams.ts); a search narrows to the chunks
-// holding every key of a term and confirms the match in the text. The same schema also lives in
+// holding every key of a term and confirms the match in the text; a chunk's lead parts (weight 2
+// and more) are also kept raw, for ranking without inflating. The same schema also lives in
 // memory for `--no-index` and read-only data dirs, so both paths run the very same code over the
 // very same rows.
 import { promisify } from 'node:util';
@@ -10,7 +11,7 @@ import { existsSync, rmSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { warn } from '../errors.js';
 import { ensurePrivateDir } from '../files.js';
-import type { SessionDoc, UnitDoc } from './docs.js';
+import { PART_WEIGHT, type SessionDoc, type UnitDoc } from './docs.js';
 import type { Statement } from 'better-sqlite3';
 import { KeySet, keyToken } from './grams.js';
 
@@ -18,7 +19,7 @@ const deflateRawAsync = promisify(deflateRaw);
 import { isCorruptionError, isUnwritableError, openDb, openMemoryDb, type Db } from '../session/sqlite.js';
 
 /** Bump when what is stored per unit changes: the index is then rebuilt from the sources. */
-export const PARSER_VERSION = '7';
+export const PARSER_VERSION = '8';
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -73,6 +74,20 @@ CREATE INDEX IF NOT EXISTS chunks_session ON chunks (session, lo);
 -- itself reads one page per chunk.
 CREATE INDEX IF NOT EXISTS chunks_totals ON chunks (nparts, nchars);
 -- One row per chunk (rowid = chunk id) holding its distinct gram keys: no content, no positions.
+-- The parts of weight 2 and more (what people said and typed, tool calls) of each chunk that
+-- has any, kept raw beside the deflated text: ranking reads them alone for a term's document
+-- frequency and the best hits of a common word (see search.ts). dir: per part five little-endian
+-- int32 (unit ordinal, n, kind as its place in LEAD_KINDS, length, group), which reads without
+-- parsing; text: their text joined by NUL; nlead: how many.
+CREATE TABLE IF NOT EXISTS leads (
+  chunk INTEGER PRIMARY KEY,
+  session INTEGER NOT NULL,
+  first_unit INTEGER NOT NULL,
+  nlead INTEGER NOT NULL,
+  dir BLOB NOT NULL,
+  text TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS leads_count ON leads (nlead);
 CREATE VIRTUAL TABLE IF NOT EXISTS grams USING fts5 (keys, content='', contentless_delete=1, detail=none, tokenize='ascii');
 `;
 
@@ -91,8 +106,49 @@ export type StoredChunk = { id: number; session: number; parts: StoredPart[] };
 
 export type PartDir = [ordinal: number, n: number, kind: string, label: string | null, length: number, group: number];
 
+/** A chunk's lead parts (see the leads table): how many, their directory, their text. */
+export type PackedLead = { n: number; dir: Buffer; text: string };
+
 /** Units packed into chunks, ready to be written: everything but the row ids is known. */
-export type PackedChunk = { lo: number; docs: UnitDoc[]; parts: string; nparts: number; nchars: number; keys: string; data: Buffer };
+export type PackedChunk = { lo: number; docs: UnitDoc[]; parts: string; nparts: number; nchars: number; keys: string; data: Buffer; lead?: PackedLead };
+
+/** Parts of this weight and more are a chunk's lead: few characters, and they rank above the rest. */
+export const LEAD_WEIGHT = 2;
+
+export const isLeadKind = (kind: string): boolean => (PART_WEIGHT[kind] ?? 1) >= LEAD_WEIGHT;
+
+/** The lead kinds; a lead directory stores a kind as its place here (a new kind is a new PARSER_VERSION). */
+export const LEAD_KINDS = Object.keys(PART_WEIGHT).filter(isLeadKind);
+
+const LEAD_FIELDS = 5;
+
+/** The lead of a chunk whose parts are `dir`, with their texts in the same order. */
+export function leadOf(dir: PartDir[], texts: string[]): PackedLead | undefined {
+  const picked: number[] = [];
+  for (let i = 0; i < dir.length; i++) if (isLeadKind(dir[i]![2])) picked.push(i);
+  if (picked.length === 0) return undefined;
+  const out = Buffer.alloc(picked.length * LEAD_FIELDS * 4);
+  picked.forEach((i, k) => {
+    const d = dir[i]!;
+    const at = k * LEAD_FIELDS * 4;
+    out.writeInt32LE(d[0], at);
+    out.writeInt32LE(d[1], at + 4);
+    out.writeInt32LE(LEAD_KINDS.indexOf(d[2]), at + 8);
+    out.writeInt32LE(d[4], at + 12);
+    out.writeInt32LE(d[5], at + 16);
+  });
+  return { n: picked.length, dir: out, text: picked.map((i) => texts[i]!).join('\u0000') };
+}
+
+/** A lead directory read back, in the shape of a chunk's. */
+export function decodeLeadDir(dir: Uint8Array): PartDir[] {
+  const view = new DataView(dir.buffer, dir.byteOffset, dir.byteLength);
+  const out = new Array<PartDir>(dir.byteLength / (LEAD_FIELDS * 4));
+  for (let k = 0, at = 0; k < out.length; k++, at += LEAD_FIELDS * 4) {
+    out[k] = [view.getInt32(at, true), view.getInt32(at + 4, true), LEAD_KINDS[view.getInt32(at + 8, true)]!, null, view.getInt32(at + 12, true), view.getInt32(at + 16, true)];
+  }
+  return out;
+}
 
 const RAW = Buffer.of(0);
 const DEFLATED = Buffer.of(1);
@@ -147,7 +203,8 @@ function packRaw(docs: UnitDoc[]): { chunks: PackedChunk[]; raw: Buffer[] } {
     const list = keys.keys;
     const tokens = new Array<string>(list.length);
     for (let i = 0; i < list.length; i++) tokens[i] = tokenOf[list[i]!] ??= keyToken(list[i]!);
-    chunks.push({ lo: group[0]!.index, docs: group, parts: JSON.stringify(dir), nparts: dir.length, nchars: text.length, keys: tokens.join(' '), data: RAW });
+    const lead = leadOf(dir, texts);
+    chunks.push({ lo: group[0]!.index, docs: group, parts: JSON.stringify(dir), nparts: dir.length, nchars: text.length, keys: tokens.join(' '), data: RAW, ...(lead ? { lead } : {}) });
     raw.push(Buffer.from(text, 'utf8'));
     group = [];
     dir = [];
@@ -335,6 +392,7 @@ export class IndexDb {
       if (gone.size > 0) this.deferredGrams = this.deferredGrams.filter(([id]) => !gone.has(id));
     }
     this.stmt('DELETE FROM grams WHERE rowid IN (SELECT id FROM chunks WHERE session = ? AND lo >= ?)').run(session, lo);
+    this.stmt('DELETE FROM leads WHERE chunk IN (SELECT id FROM chunks WHERE session = ? AND lo >= ?)').run(session, lo);
     this.stmt('DELETE FROM chunks WHERE session = ? AND lo >= ?').run(session, lo);
     this.stmt('DELETE FROM units WHERE session = ? AND idx >= ?').run(session, lo);
   }
@@ -355,10 +413,12 @@ export class IndexDb {
     const units = new UnitRows(this);
     const insertChunk = this.stmt('INSERT INTO chunks (id, session, lo, first_unit, nparts, nchars, parts, data) VALUES (?, ?, ?, ?, ?, ?, ?, ?)');
     const insertGrams = this.stmt('INSERT INTO grams (rowid, keys) VALUES (?, ?)');
+    const insertLead = this.stmt('INSERT INTO leads (chunk, session, first_unit, nlead, dir, text) VALUES (?, ?, ?, ?, ?, ?)');
     for (const c of chunks) {
       const first = unitId;
       for (const d of c.docs) units.add(unitId++, session, d.index, d.at, d.atText, d.cwd, d.status, d.title, d.complete, d.hash, chunkId);
       insertChunk.run(chunkId, session, c.lo, first, c.nparts, c.nchars, c.parts, c.data);
+      if (c.lead) insertLead.run(chunkId, session, first, c.lead.n, c.lead.dir, c.lead.text);
       if (this.deferredGrams) this.deferredGrams.push([chunkId, c.keys]);
       else insertGrams.run(chunkId, c.keys);
       chunkId++;
@@ -454,6 +514,11 @@ export class IndexDb {
   totals(): { parts: number; chars: number } {
     const row = this.stmt('SELECT coalesce(sum(nparts), 0) AS parts, coalesce(sum(nchars), 0) AS chars FROM chunks').get() as { parts: number; chars: number };
     return row;
+  }
+
+  /** How many lead parts the index holds: the number of documents a term's frequency among them is counted against. */
+  leadParts(): number {
+    return this.stmt('SELECT coalesce(sum(nlead), 0) FROM leads').pluck().get() as number;
   }
 
   /** BEGIN IMMEDIATE: a concurrent search waits for the write lock (busy timeout) instead of failing to upgrade a read. */

@@ -1,12 +1,15 @@
 // Search over an IndexDb (the file cache or its in-memory twin): gram keys narrow the chunks, the
 // text confirms every match and BM25 is computed from it, parts weighted by kind, hits holding every query word first and then fewer (by coverage), filters on source,
 // part kind, status and time, a regex post-filter, and folding of the caller's own session.
+// Terms' weights come from the chunks' leads (their messages, commands and tool calls, kept
+// raw), and a chunk is inflated only while one of its units could still reach the page
+// (docs/cli.md, "How search ranks").
 import { allProviders } from '../agents/registry.js';
 import { displayIds } from '../memory/display-id.js';
 import { formatRef } from '../memory/ref.js';
 import { findSource, recordSourceNames } from '../memory/sources.js';
 import { isSivtrReadOnly } from '../memory/self-commands.js';
-import { decodeChunkText, splitChunk, type ChunkRow, type IndexDb, type PartDir, type StoredChunk, type StoredPart } from './index-db.js';
+import { decodeChunkText, decodeLeadDir, isLeadKind, splitChunk, type ChunkRow, type IndexDb, type PartDir, type StoredChunk, type StoredPart } from './index-db.js';
 import { hasTerms, queryTerms, snippet, type QueryTerms } from './query.js';
 import { PART_WEIGHT, type StatusName } from './docs.js';
 import { termKeys } from './grams.js';
@@ -70,8 +73,10 @@ export type Hit = {
  * `own`: terminal records of sivtr's own read-only commands left out (their output repeats hits).
  * `coverage`: set when `total` counts only the hits holding at least `least` of the `of` words
  * (a query of several words reads hits holding fewer only when the page needs them).
+ * `totalAtLeast`: `total` counts the hits known without reading every chunk that holds the words
+ * (units that could not reach the page were left unread), so there may be more.
  */
-export type SearchResult = { hits: Hit[]; total: number; folded: number; own: number; coverage?: { least: number; of: number } };
+export type SearchResult = { hits: Hit[]; total: number; folded: number; own: number; coverage?: { least: number; of: number }; totalAtLeast?: true };
 
 /** Units of the caller's own session newer than this are its own invocation echoing back. */
 export const FOLD_WINDOW_MS = 5 * 60_000;
@@ -162,21 +167,37 @@ const B = 0.75;
  */
 type UnitMatch = { found: Uint8Array; score: number; part: number; together: boolean };
 
-/** What reading a unit's chunk found: the terms it holds (`found`, `held` of them) and its parts that hold any. */
-type UnitScan = { found: Uint8Array; held: number; parts: Matched[] };
+/**
+ * What reading a unit's text found: the terms it holds (`found`, `held` of them) and its parts
+ * that hold any. `full` is false while only its chunk's lead (see index-db.ts) was read: the
+ * parts are then its lead parts alone.
+ */
+type UnitScan = { found: Uint8Array; held: number; parts: Matched[]; chunk: number; full: boolean };
 
 /** Decoded chunks kept for showing the hits (each up to ~64 K characters): a common word matches thousands. */
 const MAX_KEPT_CHUNKS = 64;
 
+/** A lead row as `raw()` reads it: chunk, first unit, directory, text. */
+type LeadRow = [chunk: number, firstUnit: number, dir: Buffer, text: string];
+
 /**
  * Reads chunks and confirms the terms in their text, each chunk once however many times it is
- * asked for (the levels of a default search ask for growing sets of chunks).
+ * asked for (the levels of a default search ask for growing sets of chunks). `readLead` reads
+ * only the chunks' lead parts, and counts each term's document frequency among them.
  */
 class TermScan {
   readonly units = new Map<number, UnitScan>();
-  private readonly scanned = new Set<number>();
+  /** Chunks whose whole text was read. */
+  readonly scanned = new Set<number>();
+  private readonly leadScanned = new Set<number>();
+  /** Units found in a chunk's lead, replaced when the whole chunk is read. */
+  private readonly leadUnits = new Map<number, number[]>();
+  /** The leads read, by chunk: a hit whose best part is in its lead is shown from there. */
+  readonly leads = new Map<number, { firstUnit: number; dir: PartDir[]; text: string }>();
+  /** Per term, the lead parts (of the searched kinds) holding it, over every lead read. */
+  readonly df: number[];
   private readonly src: { sql: string; params: string[] };
-  private readonly kinds: Set<string> | undefined;
+  readonly kinds: Set<string> | undefined;
 
   constructor(
     private readonly index: IndexDb,
@@ -187,80 +208,145 @@ class TermScan {
   ) {
     this.src = sourceFilter(req.target);
     this.kinds = allowedKinds(req.field, req.kinds);
+    this.df = new Array<number>(lowered.length).fill(0);
+  }
+
+  private query(from: string, id: string, chunkIds: number[] | undefined, seen: Set<number>): { sql: string; params: unknown[] } | undefined {
+    let sql = `SELECT ${from} JOIN sessions s ON s.id = c.session WHERE ${this.src.sql}`;
+    const params: unknown[] = [...this.src.params];
+    if (chunkIds) {
+      const fresh = chunkIds.filter((c) => !seen.has(c));
+      if (fresh.length === 0) return undefined;
+      sql += ` AND ${id} IN (SELECT value FROM json_each(?))`;
+      params.push(JSON.stringify(fresh));
+    }
+    return { sql, params };
   }
 
   /** Reads the chunks among `chunkIds` (every chunk of the target when undefined) not read yet. */
   read(chunkIds: number[] | undefined): void {
-    let sql = `SELECT c.id, c.session, c.first_unit, c.parts, c.data FROM chunks c JOIN sessions s ON s.id = c.session WHERE ${this.src.sql}`;
-    const params: unknown[] = [...this.src.params];
-    if (chunkIds) {
-      const fresh = chunkIds.filter((id) => !this.scanned.has(id));
-      if (fresh.length === 0) return;
-      sql += ' AND c.id IN (SELECT value FROM json_each(?))';
-      params.push(JSON.stringify(fresh));
-    }
-    const terms = this.lowered.length;
-    for (const row of this.index.stmt(sql).iterate(...params) as Iterable<ChunkRow>) {
-      if (this.scanned.has(row.id)) continue;
+    const q = this.query('c.id, c.session, c.first_unit, c.parts, c.data FROM chunks c', 'c.id', chunkIds, this.scanned);
+    if (!q) return;
+    // A chunk asked for and not of the target is read too: it holds nothing the search wants.
+    for (const id of chunkIds ?? []) this.scanned.add(id);
+    for (const row of this.index.stmt(q.sql).iterate(...q.params) as Iterable<ChunkRow>) {
+      if (chunkIds === undefined && this.scanned.has(row.id)) continue;
       this.scanned.add(row.id);
+      for (const uid of this.leadUnits.get(row.id) ?? []) this.units.delete(uid);
+      this.leadUnits.delete(row.id);
       const chunkText = decodeChunkText(row.parts, row.data);
       const { text, dir } = chunkText;
       const counts = countTerms(text, dir, this.lowered, this.kinds);
       if (this.decoded.size < MAX_KEPT_CHUNKS && counts.some((c) => c !== undefined)) this.decoded.set(row.id, splitChunk(row.id, row.session, row.first_unit, chunkText));
-      dir.forEach(([ordinal, n, kind, , length, group], p) => {
-        const tf = counts[p];
-        if (!tf) return;
-        const uid = row.first_unit + ordinal;
-        let unit = this.units.get(uid);
-        if (!unit) this.units.set(uid, (unit = { found: new Uint8Array(terms), held: 0, parts: [] }));
-        for (let t = 0; t < terms; t++) {
-          if (tf[t]! > 0 && unit.found[t] === 0) {
-            unit.found[t] = 1;
-            unit.held++;
-          }
-        }
-        unit.parts.push({ n, group: group ?? n, weight: PART_WEIGHT[kind] ?? 1, length, tf });
-      });
+      this.add(row.id, row.first_unit, dir, counts, true);
     }
+  }
+
+  /** Reads the leads of the chunks among `chunkIds` (every chunk of the target when undefined) not read yet. */
+  readLead(chunkIds: number[] | undefined): void {
+    const q = this.query('c.chunk, c.first_unit, c.dir, c.text FROM leads c', 'c.chunk', chunkIds, this.leadScanned);
+    if (!q) return;
+    const terms = this.lowered.length;
+    // raw(): arrays instead of an object per row, about half the cost of reading them.
+    for (const [chunk, firstUnit, dirData, text] of this.index.stmt(q.sql).raw(true).all(...q.params) as LeadRow[]) {
+      if (this.leadScanned.has(chunk)) continue;
+      this.leadScanned.add(chunk);
+      const dir = decodeLeadDir(dirData);
+      const counts = countTerms(text, dir, this.lowered, this.kinds);
+      for (const tf of counts) if (tf) for (let t = 0; t < terms; t++) if (tf[t]! > 0) this.df[t]!++;
+      this.leads.set(chunk, { firstUnit, dir, text });
+      if (this.scanned.has(chunk)) continue;
+      this.leadUnits.set(chunk, this.add(chunk, firstUnit, dir, counts, false));
+    }
+  }
+
+  /** Part `n` of unit `uid` when it is in a lead read, without inflating its chunk. */
+  leadPart(uid: number, n: number): StoredPart | undefined {
+    const unit = this.units.get(uid);
+    const lead = unit && this.leads.get(unit.chunk);
+    if (!lead) return undefined;
+    let at = 0;
+    for (const [ordinal, pn, kind, label, length, group] of lead.dir) {
+      if (lead.firstUnit + ordinal === uid && pn === n) return { uid, n, kind, label, text: lead.text.slice(at, at + length), group };
+      at += length + 1;
+    }
+    return undefined;
+  }
+
+  /** Records the parts of a chunk that hold a term; returns the units they belong to. */
+  private add(chunk: number, firstUnit: number, dir: PartDir[], counts: (number[] | undefined)[], full: boolean): number[] {
+    const terms = this.lowered.length;
+    const uids: number[] = [];
+    dir.forEach(([ordinal, n, kind, , length, group], p) => {
+      const tf = counts[p];
+      if (!tf) return;
+      const uid = firstUnit + ordinal;
+      let unit = this.units.get(uid);
+      if (!unit) {
+        this.units.set(uid, (unit = { found: new Uint8Array(terms), held: 0, parts: [], chunk, full }));
+        uids.push(uid);
+      }
+      for (let t = 0; t < terms; t++) {
+        if (tf[t]! > 0 && unit.found[t] === 0) {
+          unit.found[t] = 1;
+          unit.held++;
+        }
+      }
+      unit.parts.push({ n, group: group ?? n, weight: PART_WEIGHT[kind] ?? 1, length, tf });
+    });
+    return uids;
   }
 }
 
+/** Each term's inverse document frequency, BM25's: `df` of `parts` documents hold it. */
+function inverseFrequencies(df: number[], parts: number): number[] {
+  const n = Math.max(parts, 1);
+  return df.map((d) => Math.log(1 + (n - d + 0.5) / (d + 0.5)));
+}
+
 /**
- * BM25 of `units` (lower is better): the number of parts and their mean length are the index's;
- * a term's document frequency is counted over the parts of `units`.
+ * BM25 of `units` (lower is better): the mean part length is the index's; without `idf`, the
+ * number of parts is the index's and a term's document frequency is counted over the parts of `units`.
  */
-function rankUnits(totals: { parts: number; chars: number }, units: [number, UnitScan][]): Map<number, UnitMatch> {
+function rankUnits(totals: { parts: number; chars: number }, units: [number, UnitScan][], idf?: number[], together = false): Map<number, UnitMatch> {
   const out = new Map<number, UnitMatch>();
   if (units.length === 0) return out;
   const terms = units[0]![1].found.length;
-  const df = new Array<number>(terms).fill(0);
-  for (const [, u] of units) for (const m of u.parts) for (let t = 0; t < terms; t++) if (m.tf[t]! > 0) df[t]!++;
-  const parts = Math.max(totals.parts, 1);
-  const avg = Math.max(totals.chars / parts, 1);
-  const idf = df.map((d) => Math.log(1 + (parts - d + 0.5) / (d + 0.5)));
-  for (const [uid, u] of units) {
-    const seen: UnitMatch = { found: u.found, score: Infinity, part: 0, together: false };
-    // Terms found per group: `and` needs one group holding them all.
-    const inGroup = new Map<number, Uint8Array>();
-    for (const m of u.parts) {
-      let bm25 = 0;
-      for (let t = 0; t < terms; t++) {
-        const tf = m.tf[t]!;
-        if (tf > 0) bm25 += (idf[t]! * tf * (K1 + 1)) / (tf + K1 * (1 - B + (B * m.length) / avg));
-      }
-      const score = -bm25 * m.weight;
+  if (!idf) {
+    const df = new Array<number>(terms).fill(0);
+    for (const [, u] of units) for (const m of u.parts) for (let t = 0; t < terms; t++) if (m.tf[t]! > 0) df[t]!++;
+    idf = inverseFrequencies(df, totals.parts);
+  }
+  const avg = Math.max(totals.chars / Math.max(totals.parts, 1), 1);
+  for (const [uid, u] of units) out.set(uid, scoreUnit(u, idf, avg, together));
+  return out;
+}
+
+/** A unit's best part and its score; with `together`, also whether one group holds every term (`and`). */
+function scoreUnit(u: UnitScan, idf: number[], avg: number, together = false): UnitMatch {
+  const terms = idf.length;
+  const seen: UnitMatch = { found: u.found, score: Infinity, part: 0, together: false };
+  // Terms found per group: `and` needs one group holding them all.
+  const inGroup = together ? new Map<number, Uint8Array>() : undefined;
+  for (const m of u.parts) {
+    let bm25 = 0;
+    for (let t = 0; t < terms; t++) {
+      const tf = m.tf[t]!;
+      if (tf > 0) bm25 += (idf[t]! * tf * (K1 + 1)) / (tf + K1 * (1 - B + (B * m.length) / avg));
+    }
+    const score = -bm25 * m.weight;
+    if (inGroup) {
       let group = inGroup.get(m.group);
       if (!group) inGroup.set(m.group, (group = new Uint8Array(terms)));
       for (let t = 0; t < terms; t++) if (m.tf[t]! > 0) group[t] = 1;
       if (group.every((f) => f === 1)) seen.together = true;
-      if (score < seen.score || (score === seen.score && m.n < seen.part)) {
-        seen.score = score;
-        seen.part = m.n;
-      }
     }
-    out.set(uid, seen);
+    if (score < seen.score || (score === seen.score && m.n < seen.part)) {
+      seen.score = score;
+      seen.part = m.n;
+    }
   }
-  return out;
+  return seen;
 }
 
 /** Which chunks may hold the terms: every term's keys for `and`, any term's otherwise; undefined when keys cannot narrow. */
@@ -277,23 +363,30 @@ function candidateChunks(index: IndexDb, lowered: string[], operator: SearchRequ
 }
 
 /**
- * Per chunk, how many of the keyed terms (those long enough to have keys) it holds every key of:
- * one FTS5 query per keyed term, however many levels read them.
+ * Per chunk, which of the keyed terms (those long enough to have keys) it holds every key of
+ * (`held` counts them, `terms` lists them): one FTS5 query per keyed term, however many levels
+ * read them. `unkeyed` lists the terms no key narrows.
  */
-type KeyedChunks = { held: Map<number, number>; unkeyed: number };
+type KeyedChunks = { held: Map<number, number>; terms: Map<number, number[]>; unkeyed: number; unkeyedTerms: number[] };
 
 function keyedChunks(index: IndexDb, lowered: string[]): KeyedChunks {
   const held = new Map<number, number>();
-  let unkeyed = 0;
-  for (const w of lowered) {
+  const terms = new Map<number, number[]>();
+  const unkeyedTerms: number[] = [];
+  lowered.forEach((w, t) => {
     const keys = termKeys(w);
     if (!keys) {
-      unkeyed++;
-      continue;
+      unkeyedTerms.push(t);
+      return;
     }
-    for (const id of index.chunksWithKeys([keys])) held.set(id, (held.get(id) ?? 0) + 1);
-  }
-  return { held, unkeyed };
+    for (const id of index.chunksWithKeys([keys])) {
+      held.set(id, (held.get(id) ?? 0) + 1);
+      const list = terms.get(id);
+      if (list) list.push(t);
+      else terms.set(id, [t]);
+    }
+  });
+  return { held, terms, unkeyed: unkeyedTerms.length, unkeyedTerms };
 }
 
 /**
@@ -429,36 +522,132 @@ function candidatesOf(index: IndexDb, req: SearchRequest, matched: Map<number, U
 }
 
 /**
- * A query of several words without an operator, by coverage: the units holding every word, then
- * those holding all but one, and so on, each level ranked on its own (BM25 with each term's
- * frequency counted among the level's units); a level is read only when the ones above it left
- * the page short. A level's units live in the chunks holding the keys of that many terms, so the
- * hits with every word of an error message no longer wait for every chunk holding "to" or
- * "port"; `coverage` says down to which level the total counted.
+ * How a search with terms ranks (see docs/cli.md "How search ranks"). When a searched kind is a
+ * lead kind, a term's document frequency counts the lead parts holding it (read from the leads
+ * alone, a few percent of the text) among the index's lead parts; `bound` is then the best score
+ * a part that is not a lead part could reach (0 when no such kind is searched), which lets a level
+ * leave unread every chunk whose units cannot reach the page. `weight` is the heaviest of those kinds.
  */
-function byCoverage(index: IndexDb, req: SearchRequest, words: string[], chunks: Map<number, StoredChunk | undefined>): SearchResult & { page: Candidate[] } {
+type Ranking = { idf?: number[]; avg: number; bound: number; weight: number; totals: { parts: number; chars: number } };
+
+function ranking(index: IndexDb, scan: TermScan, keyed: KeyedChunks): Ranking {
+  const totals = index.totals();
+  const avg = Math.max(totals.chars / Math.max(totals.parts, 1), 1);
+  const kinds = scan.kinds ? [...scan.kinds] : undefined;
+  if (kinds && !kinds.some(isLeadKind)) return { avg, bound: 0, weight: 0, totals };
+  scan.readLead(chunksHolding(keyed, 1));
+  const idf = inverseFrequencies(scan.df, index.leadParts());
+  // BM25's term factor stays below K1 + 1 however often a term occurs.
+  let weight = kinds ? 0 : 1;
+  for (const k of kinds ?? Object.keys(PART_WEIGHT)) if (!isLeadKind(k)) weight = Math.max(weight, PART_WEIGHT[k] ?? 1);
+  const bound = weight * (K1 + 1) * idf.reduce((a, b) => a + b, 0);
+  return { idf, avg, bound, weight, totals };
+}
+
+/** Every chunk of the target, for a level whose terms no key narrows. */
+function targetChunks(index: IndexDb, req: SearchRequest): number[] {
+  const src = sourceFilter(req.target);
+  return index.stmt(`SELECT c.id FROM chunks c JOIN sessions s ON s.id = c.session WHERE ${src.sql}`).pluck().all(...src.params) as number[];
+}
+
+type Level = { unique: Candidate[]; folded: number; own: number; exact: boolean };
+
+/**
+ * The units holding exactly `held` of the terms, settled, as far as the page needs them: with
+ * `need` hits to fill, a chunk is read whole only while one of its units could still reach the
+ * page — its lead's best part, or a part outside the lead (at most `bound`), scoring at least the
+ * `need`th hit so far. A unit whose lead holds every term its chunk may hold, with a lead part
+ * scoring above `bound`, is known from the lead. `exact`: every unit of the level was known, so
+ * the level's count is its size, not a lower bound.
+ */
+function leadLevel(index: IndexDb, req: SearchRequest, scan: TermScan, chunks: Map<number, StoredChunk | undefined>, rank: Ranking, keyed: KeyedChunks, held: number, need: number): Level {
+  const idf = rank.idf!;
+  const terms = scan.lowered.length;
+  const candidates = chunksHolding(keyed, held) ?? targetChunks(index, req);
+  const possible = (chunk: number): number => (keyed.held.get(chunk) ?? 0) + keyed.unkeyed;
+  // A part outside the lead of a unit holding `held` terms, all of them among those its chunk
+  // may hold, scores below this (BM25's term factor stays below K1 + 1).
+  const bounds = new Map<number, number>();
+  const boundOf = (chunk: number): number => {
+    let b = bounds.get(chunk);
+    if (b === undefined) {
+      const mine = [...(keyed.terms.get(chunk) ?? []), ...keyed.unkeyedTerms].map((t) => idf[t]!).sort((x, y) => y - x);
+      b = rank.weight * (K1 + 1) * mine.slice(0, held).reduce((x, y) => x + y, 0);
+      bounds.set(chunk, b);
+    }
+    return b;
+  };
+  for (;;) {
+    const members: [number, UnitMatch][] = [];
+    // Per chunk not read whole: the best score one of its units could still have at this level.
+    const open = new Map<number, number>();
+    if (rank.bound > 0) for (const c of candidates) if (!scan.scanned.has(c) && possible(c) >= held) open.set(c, -boundOf(c));
+    for (const [uid, u] of scan.units) {
+      if (u.full) {
+        if (u.held === held) members.push([uid, scoreUnit(u, idf, rank.avg)]);
+        continue;
+      }
+      const top = rank.bound === 0 ? u.held : possible(u.chunk);
+      if (u.held > held || top < held) continue;
+      const m = scoreUnit(u, idf, rank.avg);
+      const bound = rank.bound === 0 ? 0 : boundOf(u.chunk);
+      if (u.held === top && m.score <= -bound) members.push([uid, m]);
+      else open.set(u.chunk, Math.min(open.get(u.chunk) ?? Infinity, m.score, -bound));
+    }
+    const matched = new Map(members);
+    const settled = settle(index, chunks, req, candidatesOf(index, req, matched, [...matched.keys()], () => held === terms));
+    let read: number[];
+    if (req.sort === 'time' || settled.unique.length < need) read = [...open.keys()];
+    else {
+      const last = settled.unique[need - 1]!.score;
+      read = [];
+      for (const [c, best] of open) if (best <= last) read.push(c);
+    }
+    if (read.length === 0) return { ...settled, exact: open.size === 0 };
+    scan.read(read);
+  }
+}
+
+/**
+ * A query of words without an operator, by coverage: the units holding every word, then those
+ * holding all but one, and so on, each level ranked on its own; a level is read only when the
+ * ones above it left the page short. A level's units live in the chunks holding the keys of that
+ * many terms, so the hits with every word of an error message no longer wait for every chunk
+ * holding "to" or "port"; `coverage` says down to which level the total counted. When the kinds
+ * searched include a lead kind, a level reads only what can reach the page (see leadLevel).
+ */
+type Ranked = Omit<SearchResult, 'hits'> & { page: Candidate[]; leadPart?: (uid: number, n: number) => StoredPart | undefined };
+
+function byCoverage(index: IndexDb, req: SearchRequest, words: string[], chunks: Map<number, StoredChunk | undefined>): Ranked {
   const lowered = words.map((w) => w.toLowerCase());
   const scan = new TermScan(index, req, lowered, chunks);
   const keyed = keyedChunks(index, lowered);
-  const totals = index.totals();
+  const rank = ranking(index, scan, keyed);
   const page: Candidate[] = [];
   let total = 0;
   let folded = 0;
   let own = 0;
+  let exact = true;
   let held = lowered.length;
   for (; held >= 1; held--) {
-    scan.read(chunksHolding(keyed, held));
-    const level = [...scan.units].filter(([, u]) => u.held === held);
-    const matched = rankUnits(totals, level);
-    const settled = settle(index, chunks, req, candidatesOf(index, req, matched, level.map(([uid]) => uid), () => held === lowered.length));
-    total += settled.unique.length;
-    folded += settled.folded;
-    own += settled.own;
-    for (const c of settled.unique) if (page.length < req.limit) page.push(c);
+    let level: Level;
+    if (rank.idf) {
+      level = leadLevel(index, req, scan, chunks, rank, keyed, held, req.limit - page.length);
+    } else {
+      scan.read(chunksHolding(keyed, held));
+      const units = [...scan.units].filter(([, u]) => u.held === held);
+      const matched = rankUnits(rank.totals, units);
+      level = { ...settle(index, chunks, req, candidatesOf(index, req, matched, units.map(([uid]) => uid), () => held === lowered.length)), exact: true };
+    }
+    total += level.unique.length;
+    folded += level.folded;
+    own += level.own;
+    if (!level.exact) exact = false;
+    for (const c of level.unique) if (page.length < req.limit) page.push(c);
     if (page.length >= req.limit) break;
   }
   const coverage = held > 1 ? { least: held, of: lowered.length } : undefined;
-  return { hits: [], total, folded, own, page, ...(coverage ? { coverage } : {}) };
+  return { total, folded, own, page, ...(coverage ? { coverage } : {}), ...(exact ? {} : { totalAtLeast: true as const }), leadPart: (uid, n) => scan.leadPart(uid, n) };
 }
 
 export function search(index: IndexDb, req: SearchRequest): SearchResult {
@@ -466,8 +655,8 @@ export function search(index: IndexDb, req: SearchRequest): SearchResult {
   const withTerms = hasTerms(terms);
   const words = [...terms.long, ...terms.short];
   const chunks = new Map<number, StoredChunk | undefined>();
-  let result: Omit<SearchResult, 'hits'> & { page: Candidate[] };
-  if (req.field !== 'title' && withTerms && req.operator === undefined && words.length > 1) {
+  let result: Ranked;
+  if (req.field !== 'title' && withTerms && req.operator === undefined) {
     result = byCoverage(index, req, words, chunks);
   } else {
     let candidates: Candidate[];
@@ -476,8 +665,9 @@ export function search(index: IndexDb, req: SearchRequest): SearchResult {
     } else if (withTerms) {
       const lowered = words.map((w) => w.toLowerCase());
       const scan = new TermScan(index, req, lowered, chunks);
+      const rank = ranking(index, scan, keyedChunks(index, lowered));
       scan.read(candidateChunks(index, lowered, req.operator));
-      const matched = rankUnits(index.totals(), [...scan.units]);
+      const matched = rankUnits(rank.totals, [...scan.units].filter(([, u]) => u.full), rank.idf, req.operator === 'and');
       const ids = [...matched.keys()].filter((uid) => req.operator !== 'and' || matched.get(uid)!.together);
       candidates = candidatesOf(index, req, matched, ids, (m) => m.found.every((f) => f === 1));
     } else {
@@ -488,9 +678,9 @@ export function search(index: IndexDb, req: SearchRequest): SearchResult {
     const { unique, folded, own } = settle(index, chunks, req, candidates);
     result = { total: unique.length, folded, own, page: unique.slice(0, req.limit) };
   }
-  const { page, ...rest } = result;
+  const { page, leadPart, ...rest } = result;
   const ids = sessionDisplayIds(index, new Set(page.map((c) => c.source)));
-  const hits = page.map((c) => toHit(index, chunks, c, req, terms, ids));
+  const hits = page.map((c) => toHit(index, chunks, c, req, terms, ids, leadPart));
   return { ...rest, hits };
 }
 
@@ -533,9 +723,11 @@ function titleCandidates(index: IndexDb, req: SearchRequest, terms: QueryTerms):
   return [...newest.values()].map((r) => ({ ...r, score: 0, bestPart: null, allTerms: true }));
 }
 
-function toHit(index: IndexDb, chunks: Map<number, StoredChunk | undefined>, c: Candidate, req: SearchRequest, terms: QueryTerms, ids: Map<string, Map<string, string>>): Hit {
-  const parts = partsOf(index, chunks, c.uid, req.field === 'title' ? 'content' : req.field, req.kinds);
-  let best = parts.find((p) => p.n === c.bestPart);
+function toHit(index: IndexDb, chunks: Map<number, StoredChunk | undefined>, c: Candidate, req: SearchRequest, terms: QueryTerms, ids: Map<string, Map<string, string>>, leadPart?: (uid: number, n: number) => StoredPart | undefined): Hit {
+  // The best part from the lead when it is there: a page of common words' hits inflated a chunk each.
+  let best = c.bestPart === null ? undefined : leadPart?.(c.uid, c.bestPart);
+  const parts = best ? [best] : partsOf(index, chunks, c.uid, req.field === 'title' ? 'content' : req.field, req.kinds);
+  best ??= parts.find((p) => p.n === c.bestPart);
   if (!best && req.match) best = parts.find((p) => req.match!.test(p.text));
   if (!best && terms.short.length > 0) best = parts.find((p) => terms.short.some((t) => p.text.toLowerCase().includes(t.toLowerCase())));
   best ??= parts.find((p) => p.kind === 'command' || p.kind === 'user') ?? parts[0];

@@ -161,10 +161,12 @@ class WriteBatch {
   }
 }
 
-/** A chunk that crossed from the helper: its data arrives as a plain Uint8Array. */
+/** A chunk that crossed from the helper: its data (and its lead's directory) arrive as plain Uint8Arrays. */
 function asBuffers(c: PackedChunk): PackedChunk {
+  const buffer = (d: Uint8Array): Buffer => (Buffer.isBuffer(d) ? d : Buffer.from(d.buffer, d.byteOffset, d.byteLength));
   const d = c.data as Uint8Array;
-  return Buffer.isBuffer(d) ? c : { ...c, data: Buffer.from(d.buffer, d.byteOffset, d.byteLength) };
+  const lead = c.lead && !Buffer.isBuffer(c.lead.dir) ? { ...c.lead, dir: buffer(c.lead.dir) } : c.lead;
+  return Buffer.isBuffer(d) && lead === c.lead ? c : { ...c, data: buffer(d), ...(lead ? { lead } : {}) };
 }
 
 function removeMissing(index: IndexDb, source: string, present: Set<string>, stats: SyncStats): void {

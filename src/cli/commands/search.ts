@@ -192,10 +192,15 @@ export async function run(args: ParsedArgs): Promise<number> {
     const terms = typeof args.terms === 'string' ? (JSON.parse(args.terms) as string[]) : undefined;
     const asked = terms ? terms.map((t) => JSON.stringify(t)).join(args.operator === 'or' ? ' or ' : ' and ') : query && JSON.stringify(query);
     if (result.hits.length === 0) note(`no hits${asked ? ` for ${asked}` : ''} in ${target}`);
-    else if (result.total > result.hits.length || (result.coverage && result.coverage.least < result.coverage.of)) note(`${result.hits.length} of ${result.total} hits${coverageWords(result)} — use --limit N for more`);
+    else if (result.total > result.hits.length || (result.coverage && result.coverage.least < result.coverage.of)) note(`${result.hits.length} of ${totalWords(result)} hits${coverageWords(result)} — use --limit N for more`);
     if (result.hits.some((h) => !h.all_terms)) note('some hits hold only some of the words');
   }
   return 0;
+}
+
+/** The total as a number, or "at least N" when units that could not reach the page were left uncounted (SearchResult.totalAtLeast). */
+export function totalWords(result: EngineResult): string {
+  return `${result.totalAtLeast ? 'at least ' : ''}${result.total}`;
 }
 
 /** What `total` counted when hits holding fewer words were not read (see SearchResult.coverage). */
