@@ -9,6 +9,7 @@
 import React, { useEffect, useLayoutEffect, useReducer, useRef, useState } from 'react';
 import { render, useApp, useInput, type Key } from 'ink';
 import { Filter, warmHaystacks } from './filter.js';
+import { listKey, moveTo as moveIn } from './list-keys.js';
 import { ASPECT_LABEL, aspectFor, enterVerb as verbFor, frame, layoutFor } from './frame.js';
 import { Painter } from './painter.js';
 import type { AspectName, DiffSide, PickEntry, UiProps, UiResult } from './types.js';
@@ -100,14 +101,17 @@ export function Picker(props: UiProps & { done(result: UiResult): void }) {
   const layout = layoutFor(cols, screenRows);
   const [, redraw] = useReducer((n: number) => n + 1, 0);
   const filter = useRef<Filter | undefined>(undefined);
-  filter.current ??= new Filter(props.entries);
+  // Keys typed before Ink had loaded were answered by the main bundle: the screen goes on from
+  // where they left the query and the selection (and the filter, narrowed as far as they took it).
+  const start = props.start;
+  filter.current ??= start?.filter ?? new Filter(props.entries);
   const model = useRef<Model | undefined>(undefined);
   model.current ??= {
     all: props.entries,
-    shown: props.entries,
-    query: '',
-    cursor: 0,
-    top: 0,
+    shown: start?.shown ?? props.entries,
+    query: start?.query ?? '',
+    cursor: start?.cursor ?? 0,
+    top: start?.top ?? 0,
     marks: [],
     aspects: { record: props.aspect?.record ?? 'block', turn: props.aspect?.turn ?? 'turn' },
     scroll: 0,
@@ -123,21 +127,7 @@ export function Picker(props: UiProps & { done(result: UiResult): void }) {
   const selectedEntry = (): PickEntry | undefined => m.shown[m.cursor];
   const aspectOf = (e: PickEntry) => aspectFor(e, m.aspects);
 
-  function moveTo(index: number): void {
-    const i = Math.max(0, Math.min(index, m.shown.length - 1));
-    m.cursor = i;
-    m.scroll = 0;
-    if (i < m.top) m.top = i;
-    else if (i >= m.top + layout.listRows) m.top = i - layout.listRows + 1;
-  }
-
-  function search(next: string): void {
-    m.query = next;
-    m.shown = filter.current!.run(next);
-    m.top = 0;
-    m.cursor = 0;
-    m.scroll = 0;
-  }
+  const moveTo = (index: number): void => moveIn(m, index, layout.listRows);
 
   // Agents' entries are read after the first paint, and merged in keeping the selection.
   useEffect(() => {
@@ -270,19 +260,12 @@ export function Picker(props: UiProps & { done(result: UiResult): void }) {
     }
     if (key.return) return void choose();
     if (key.tab) return cycleAspect(key.shift ? -1 : 1);
-    if (key.upArrow || (key.ctrl && input === 'p')) return moveTo(m.cursor - 1);
-    if (key.downArrow || (key.ctrl && input === 'n')) return moveTo(m.cursor + 1);
     const page = Math.max(1, layout.previewRows - 1);
     if (key.pageDown) return void (m.scroll += page);
     if (key.pageUp) return void (m.scroll = Math.max(0, m.scroll - page));
     if (key.ctrl && input === 't') return toggleMark();
     if (key.ctrl && input === 'd') return void showDiff();
-    if (key.ctrl && input === 'u') return search('');
-    if (key.backspace || key.delete) return search([...m.query].slice(0, -1).join(''));
-    if (key.ctrl || key.meta || input === '') return;
-    // Typed (or pasted) text goes into the query; control characters do not.
-    const typed = input.replace(/[\x00-\x1f\x7f]/g, '');
-    if (typed !== '') search(m.query + typed);
+    listKey(m, filter.current!, input, key, layout.listRows);
   }
 
   useInput((input: string, key: Key) => {

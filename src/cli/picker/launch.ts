@@ -1,11 +1,13 @@
 // Opens the picker: reads the entries, loads the screen's chunk (Ink and React, dist/picker.mjs,
-// which no other command loads), draws on the terminal, and gives the terminal back before the
-// caller copies or prints the choice.
+// which no other command loads), draws the first frame and answers keys itself until the chunk
+// is in, and gives the terminal back before the caller copies or prints the choice.
 import { sideBySideDiff, unifiedDiff } from '../diff-format.js';
 import type { Side } from '../../memory/side.js';
 import type { ListOptions } from '../../memory/types.js';
+import { answerEarlyKeys } from './early-keys.js';
 import { pickerEntries } from './entries.js';
-import { frame } from './frame.js';
+import { Filter } from './filter.js';
+import { frame, type FrameState } from './frame.js';
 import { Painter } from './painter.js';
 import { openScreen } from './screen.js';
 import type { AspectName, DiffSide, PickerChunk, UiMode, UiResult } from './types.js';
@@ -43,23 +45,25 @@ export async function runPicker(opts: PickOptions): Promise<UiResult> {
   chunk.catch(() => undefined); // awaited below; a failure is reported there
   const set = await pickerEntries(opts.source, opts.list, opts.includeSelf);
   const screen = openScreen();
-  // The first frame now, from the same lines the screen's chunk draws (frame.ts): loading Ink and React
-  // and their first render take longer than everything before them. Keys typed meanwhile wait
-  // in the terminal (it is in raw mode already) and are Ink's once it reads. The screen's chunk
-  // is told what is on the screen, so its first frame writes only what differs.
+  // The first frame now, from the same lines the screen's chunk draws (frame.ts): loading Ink and
+  // React and their first render take longer than everything before them. Keys typed meanwhile
+  // are answered here (early-keys.ts), and the screen's chunk goes on from the state they left,
+  // told what is on the screen so that its first frame writes only what differs (nothing).
   const aspects = { record: opts.aspect?.record ?? 'block', turn: opts.aspect?.turn ?? 'turn' } as const;
   const cols = screen.stdout.columns || 80;
   const rows = screen.stdout.rows || 24;
-  const first = frame(
-    { all: set.first, shown: set.first, query: '', cursor: 0, top: 0, marks: [], aspects, scroll: 0, note: '', loadingMore: set.later !== undefined, mode: opts.mode, print: opts.print, color: opts.color },
-    cols,
-    rows,
-  );
+  const state: FrameState = { all: set.first, shown: set.first, query: '', cursor: 0, top: 0, marks: [], aspects, scroll: 0, note: '', loadingMore: set.later !== undefined, mode: opts.mode, print: opts.print, color: opts.color };
+  const first = frame(state, cols, rows);
+  state.scroll = first.scroll;
   const painted = { lines: first.lines, cols, rows };
-  screen.paint(`\x1b[?25l${new Painter().update(painted)}`);
+  const painter = new Painter();
+  screen.paint(`\x1b[?25l${painter.update(painted)}`);
+  const early = answerEarlyKeys({ stdin: screen.stdin, paint: screen.paint, state, filter: new Filter(set.first), painter, painted });
   try {
-    const { runPickerUi } = await chunk;
-    return await runPickerUi({
+    const ready = await Promise.race([chunk, early.ended.then((result) => ({ result }))]);
+    if ('result' in ready) return ready.result;
+    const { start, painted: shown } = early.handOver();
+    return await ready.runPickerUi({
       entries: set.first,
       later: set.later,
       mode: opts.mode,
@@ -69,10 +73,12 @@ export async function runPicker(opts: PickOptions): Promise<UiResult> {
       diff: (a, b, color) => diffText(a, b, color),
       stdin: screen.stdin,
       stdout: screen.stdout,
-      painted,
+      painted: shown,
+      start,
       onStop: (stop) => screen.onRestore(stop),
     });
   } finally {
+    early.stop();
     screen.restore();
   }
 }

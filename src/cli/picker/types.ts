@@ -1,6 +1,7 @@
 // What the picker's screen needs to know about an entry, and what it hands back. The screen is a
 // chunk of its own (dist/picker.mjs, with Ink and React): it sees entries only through this shape,
 // so everything that reads logs and transcripts stays in the main bundle.
+import type { Filter } from './filter.js';
 import type { Painted } from './painter.js';
 
 /** A terminal record, an agent turn, or an agent session. */
@@ -49,11 +50,15 @@ export type UiProps = {
   diff(older: DiffSide, newer: DiffSide, color: boolean): Promise<string>;
   stdin: NodeJS.ReadStream;
   stdout: NodeJS.WriteStream;
-  /** What the screen shows already: the first frame, drawn before the screen's chunk had loaded. */
+  /** What the screen shows already: the frame drawn by the main bundle before the screen's chunk had loaded. */
   painted?: Painted;
+  /** Where the keys typed before the screen's chunk had loaded left the list (early-keys.ts). */
+  start?: HeadStart;
   /** Receives what stops the drawing at once (the terminal is being restored: a signal, a crash). */
   onStop?(stop: () => void): void;
 };
+
+export type HeadStart = { query: string; shown: readonly PickEntry[]; cursor: number; top: number; filter: Filter };
 
 export type DiffSide = { entry: PickEntry; aspect: AspectName; text: string };
 
