@@ -6,6 +6,7 @@
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { build } from 'esbuild';
+import { lazyInkPackages } from './picker-lazy.mjs';
 
 // string-width (and the Unicode tables it imports) is ESM-only and needed synchronously by the
 // text model: bundled in, since a CommonJS bundle cannot require() ESM on Node 20.
@@ -104,7 +105,10 @@ await build({ ...common, plugins: [], entryPoints: ['src/mcp/sdk-entry.ts'], out
 //   on a terminal by definition;
 // - `fetch` undefined: yoga-layout then decodes its inlined WebAssembly directly instead of
 //   loading Node's fetch (undici) to read a data: URL, which cost ~60 ms of the first paint.
-const stubs = { 'react-devtools-core': 'export default {};', 'is-in-ci': 'export default false;' };
+// - ws stubbed: only Ink's devtools (DEV=true) use it, and it was a seventh of the chunk to compile;
+// - string-width, slice-ansi and ansi-tokenize, as Ink's packages import them, loaded on first use
+//   (scripts/picker-lazy.mjs says why).
+const stubs = { 'react-devtools-core': 'export default {};', 'is-in-ci': 'export default false;', ws: 'export default {};' };
 await build({
   entryPoints: ['src/cli/picker/app.ts'],
   outfile: 'dist/picker.mjs',
@@ -122,9 +126,10 @@ await build({
     {
       name: 'picker-stubs',
       setup(b) {
-        b.onResolve({ filter: /^(react-devtools-core|is-in-ci)$/ }, (args) => ({ path: args.path, namespace: 'stub' }));
+        b.onResolve({ filter: /^(react-devtools-core|is-in-ci|ws)$/ }, (args) => ({ path: args.path, namespace: 'stub' }));
         b.onLoad({ filter: /.*/, namespace: 'stub' }, (args) => ({ contents: stubs[args.path], loader: 'js' }));
       },
     },
+    lazyInkPackages,
   ],
 });
