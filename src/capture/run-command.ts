@@ -1,10 +1,14 @@
 // `sivtr run CMD` and `CMD | sivtr pipe`: the command runs under a PTY (so it colours and
 // buffers as it would in a terminal) with its output passed through untouched, or stdin is
-// teed. What was seen is returned raw; the store renders it with the one text model.
+// teed. What was seen is returned raw; the store renders it with the one text model. The command
+// runs under a wrapper that holds the terminal until its last byte was read (run-marker.ts,
+// docs/capture.md "sivtr run").
 import { write } from 'node:fs';
+import { StringDecoder } from 'node:string_decoder';
 import { findExecutable } from './which.js';
-import { SivtrError } from '../errors.js';
+import { SivtrError, warn } from '../errors.js';
 import { loadPty } from './pty.js';
+import { NONCE_VAR, newRunNonce, RunMarkerScanner, WRAPPER_SCRIPT } from './run-marker.js';
 
 /** A command line a person could paste back into a POSIX shell. */
 export function quoteCommand(argv: string[]): string {
@@ -12,6 +16,21 @@ export function quoteCommand(argv: string[]): string {
 }
 
 export type RunResult = { exitCode: number; output: string; durationMs: number; startedAt: Date; endedAt: Date };
+
+type Pty = Awaited<ReturnType<typeof loadPty>>;
+type Child = import('node-pty').IPty;
+
+/**
+ * The POSIX shell that hosts the end-of-output handshake (run-marker.ts): SIVTR_RUN_SHELL, else
+ * /bin/sh, else `sh` on PATH; undefined (the command runs bare) when there is none.
+ */
+function wrapperShell(env: NodeJS.ProcessEnv, cwd: string): string | undefined {
+  if (env.SIVTR_RUN_SHELL !== undefined) return env.SIVTR_RUN_SHELL === '' ? undefined : env.SIVTR_RUN_SHELL;
+  return findExecutable('/bin/sh', env, cwd) ?? findExecutable('sh', env, cwd);
+}
+
+/** How one PTY attempt ended. `started` is false when the wrapper never reached the command. */
+type Attempt = { exitCode: number; started: boolean; endedAt: Date };
 
 /** Runs argv under a PTY, mirroring its output to stdout and our stdin to it. */
 export async function runUnderPty(argv: string[], env: NodeJS.ProcessEnv, cwd: string): Promise<RunResult> {
@@ -22,74 +41,252 @@ export async function runUnderPty(argv: string[], env: NodeJS.ProcessEnv, cwd: s
   const stdout = process.stdout;
   const stdin = process.stdin;
   const startedAt = new Date();
-  const child = pty.spawn(file, args, {
-    name: env.TERM || 'xterm-256color',
-    cols: stdout.isTTY ? stdout.columns : 120,
-    rows: stdout.isTTY ? stdout.rows : 40,
-    cwd,
-    env: env as Record<string, string>,
-  });
+  const decoder = new StringDecoder('utf8');
   const chunks: string[] = [];
-  child.onData((data) => {
-    chunks.push(data);
-    stdout.write(data);
+  const show = (bytes: Buffer): void => {
+    if (bytes.length === 0) return;
+    chunks.push(decoder.write(bytes));
+    if (!stdout.destroyed) stdout.write(bytes);
+  };
+  const io = new TerminalIo(stdin, stdout);
+  let attempt: Attempt | undefined;
+  const shell = wrapperShell(env, cwd);
+  if (shell) {
+    attempt = await runAttempt(pty, io, show, { file, args, env, cwd, shell });
+    if (!attempt.started) warn(`${shell} could not host \`sivtr run\` (exit ${attempt.exitCode}); running ${command} without it, so the end of its output may be lost — set SIVTR_RUN_SHELL to a POSIX shell`);
+  }
+  if (!attempt?.started) attempt = await runAttempt(pty, io, show, { file, args, env, cwd });
+  io.close();
+  chunks.push(decoder.end());
+  return {
+    exitCode: attempt.exitCode,
+    output: chunks.join(''),
+    durationMs: attempt.endedAt.getTime() - startedAt.getTime(),
+    startedAt,
+    endedAt: attempt.endedAt,
+  };
+}
+
+type AttemptOptions = { file: string; args: string[]; env: NodeJS.ProcessEnv; cwd: string; shell?: string };
+
+/**
+ * One PTY child: the command under the wrapper when `shell` is given, else the command itself.
+ * Under the wrapper nothing is shown or sent before it announced itself (a wrapper that cannot
+ * start must leave no trace, and an early Ctrl-C must reach the command, not the wrapper), and it
+ * ends when the end marker has been read, with the status the marker carries.
+ */
+async function runAttempt(pty: Pty, io: TerminalIo, show: (bytes: Buffer) => void, options: AttemptOptions): Promise<Attempt> {
+  const { file, args, env, cwd, shell } = options;
+  const nonce = shell ? newRunNonce() : '';
+  const childEnv: Record<string, string> = {};
+  for (const [k, v] of Object.entries(env)) if (v !== undefined) childEnv[k] = v;
+  if (shell) childEnv[NONCE_VAR] = nonce;
+  let child: Child;
+  try {
+    child = pty.spawn(shell ?? file, shell ? ['-c', WRAPPER_SCRIPT, 'sivtr-run', file, ...args] : args, {
+      name: env.TERM || 'xterm-256color',
+      cols: io.cols,
+      rows: io.rows,
+      cwd,
+      env: childEnv,
+      encoding: null,
+    } as import('node-pty').IPtyForkOptions);
+  } catch (error) {
+    if (shell) return { exitCode: 127, started: false, endedAt: new Date() };
+    throw new SivtrError(`cannot start ${file} on a PTY (${(error as Error).message})`, 'check that node-pty is built (`npm rebuild node-pty`)');
+  }
+  const scanner = shell ? new RunMarkerScanner(nonce) : undefined;
+  let started = !shell;
+  let ended: { exitCode: number; at: Date } | undefined;
+  const early: Buffer[] = [];
+  const sink = io.attach(child, () => started && !ended);
+  // Under the wrapper the PTY can wait for a slow reader of our stdout: nothing is lost while the
+  // wrapper holds the terminal. Without it, a paused PTY would lose more at the hang-up.
+  const pace = shell ? io.pacer(child) : undefined;
+  const out = (bytes: Buffer): void => {
+    if (!started) early.push(bytes);
+    else {
+      show(bytes);
+      pace?.();
+    }
+  };
+  child.onData((data: Buffer | string) => {
+    if (ended) return;
+    const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
+    if (!scanner) return out(bytes);
+    for (const piece of scanner.feed(bytes)) {
+      if (piece.type === 'bytes') out(piece.bytes);
+      else if (piece.type === 'start' && !started) {
+        started = true;
+        for (const b of early.splice(0)) out(b);
+        sink.flush();
+      } else if (piece.type === 'end' && started) {
+        ended = { exitCode: piece.exitCode, at: new Date() };
+        pace?.(true); // read on, so the hang-up is seen at once
+        hangUp(child);
+        return;
+      }
+    }
   });
-  const onResize = () => child.resize(stdout.columns, stdout.rows);
-  if (stdout.isTTY) stdout.on('resize', onResize);
-  const rawMode = stdin.isTTY === true;
-  if (rawMode) stdin.setRawMode(true);
-  let exited = false;
+  const exit = await new Promise<{ exitCode: number; signal?: number }>((done) => child.onExit(done));
+  await sink.detach();
+  pace?.(true);
+  if (ended) return { exitCode: ended.exitCode, started: true, endedAt: ended.at };
+  // The wrapper went without an end marker (killed, its terminal gone): what it held back is output.
+  if (started && scanner) show(scanner.flush());
+  return { exitCode: exit.signal ? 128 + exit.signal : exit.exitCode, started, endedAt: new Date() };
+}
+
+/** The wrapper has said all: hang its process group up, as a closing terminal would. */
+function hangUp(child: Child): void {
+  try {
+    process.kill(-child.pid, 'SIGHUP');
+  } catch {
+    try {
+      child.kill('SIGHUP');
+    } catch {
+      // gone already
+    }
+  }
+}
+
+/**
+ * Our terminal's side of a run: raw mode, keystrokes or piped input to the current child, window
+ * sizes, and back-pressure from stdout. It outlives a wrapper that could not start, so input read
+ * for it goes to the command run after it.
+ */
+class TerminalIo {
+  private readonly rawMode: boolean;
+  private readonly piped: Buffer[] = [];
+  private stdinEnded = false;
+  private target: { child: Child; fd: number | undefined; ready: () => boolean; queue: Buffer[]; writing: Promise<void>; exited: boolean } | undefined;
+  private readonly onData = (data: Buffer): void => {
+    if (this.rawMode) this.send(data);
+    else this.piped.push(data);
+  };
+  private readonly onEnd = (): void => {
+    this.stdinEnded = true;
+    this.sendPiped();
+  };
+  private readonly onResize = (): void => {
+    try {
+      this.target?.child.resize(this.cols, this.rows);
+    } catch {
+      // the child already exited
+    }
+  };
+
+  constructor(
+    private readonly stdin: NodeJS.ReadStream,
+    private readonly stdout: NodeJS.WriteStream,
+  ) {
+    this.rawMode = stdin.isTTY === true;
+    if (this.rawMode) stdin.setRawMode(true);
+    stdin.on('data', this.onData);
+    if (!this.rawMode) stdin.on('end', this.onEnd);
+    stdin.resume();
+    if (stdout.isTTY) stdout.on('resize', this.onResize);
+  }
+
+  get cols(): number {
+    return this.stdout.isTTY ? this.stdout.columns : 120;
+  }
+
+  get rows(): number {
+    return this.stdout.isTTY ? this.stdout.rows : 40;
+  }
+
+  /** Input goes to `child` from now on, held back while `ready()` is false (then `flush`). */
+  attach(child: Child, ready: () => boolean): { flush: () => void; detach: () => Promise<void> } {
+    const fd = (child as unknown as { fd?: unknown }).fd;
+    const target = { child, fd: typeof fd === 'number' ? fd : undefined, ready, queue: [] as Buffer[], writing: Promise.resolve(), exited: false };
+    this.target = target;
+    if (this.stdinEnded) this.sendPiped();
+    return {
+      flush: () => {
+        for (const b of target.queue.splice(0)) this.write(target, b);
+      },
+      detach: async () => {
+        target.exited = true;
+        if (this.target === target) this.target = undefined;
+        await target.writing;
+      },
+    };
+  }
+
+  /**
+   * Pauses `child` while stdout's buffer is full, as a terminal that cannot keep up does. Called
+   * after each write; `pace(true)` lets go (the child is gone).
+   */
+  pacer(child: Child): (done?: boolean) => void {
+    let paused = false;
+    const resume = (): void => {
+      if (!paused) return;
+      paused = false;
+      this.stdout.off('drain', resume);
+      this.stdout.off('close', resume);
+      try {
+        child.resume();
+      } catch {
+        // gone
+      }
+    };
+    return (done = false) => {
+      if (done) return resume();
+      if (paused || this.stdout.destroyed || this.stdout.writableNeedDrain !== true) return;
+      paused = true;
+      child.pause();
+      this.stdout.once('drain', resume);
+      this.stdout.once('close', resume);
+    };
+  }
+
+  close(): void {
+    this.stdin.off('data', this.onData);
+    this.stdin.off('end', this.onEnd);
+    if (this.rawMode) this.stdin.setRawMode(false);
+    this.stdin.pause();
+    if (this.stdout.isTTY) this.stdout.off('resize', this.onResize);
+  }
+
+  // Piped input is sent whole, with the terminal's end-of-file character, in one write: separate
+  // late writes race the child's exit in node-pty.
+  private sendPiped(): void {
+    this.send(Buffer.concat([...this.piped, Buffer.from('\x04')]));
+  }
+
+  private send(data: Buffer): void {
+    const target = this.target;
+    if (!target || target.exited) return;
+    if (!target.ready()) target.queue.push(data);
+    else this.write(target, data);
+  }
+
   // node-pty writes from the thread pool and retries later on EAGAIN. A write still pending when
   // the child exits (the end-of-file character of piped input races the exit) can run after the
   // pty's fd is closed, and then lands in whatever file reuses that fd number next: history.db,
-  // whose header it overwrote. So input is written here, and the run waits for its last write.
-  const fd = (child as unknown as { fd?: unknown }).fd;
-  let writing: Promise<void> = Promise.resolve();
-  const writeAll = (target: number, buffer: Buffer): Promise<void> =>
-    new Promise((done) => {
-      const step = (offset: number): void => {
-        if (exited || offset >= buffer.length) return done();
-        write(target, buffer, offset, buffer.length - offset, null, (error, written) => {
-          if (!error) return step(offset + written);
-          if ((error as NodeJS.ErrnoException).code === 'EAGAIN' && !exited) setImmediate(() => step(offset));
-          else done();
-        });
-      };
-      step(0);
-    });
-  const send = (text: string) => {
-    if (exited) return;
-    if (typeof fd !== 'number') child.write(text);
-    else writing = writing.then(() => writeAll(fd, Buffer.from(text, 'utf8')));
-  };
-  // A terminal's keystrokes go through as typed. Piped input is sent whole, with the terminal's
-  // end-of-file character, in one write: separate late writes race the child's exit in node-pty.
-  const piped: Buffer[] = [];
-  const forward = rawMode ? (data: Buffer) => send(data.toString('utf8')) : (data: Buffer) => void piped.push(data);
-  const onEnd = () => send(Buffer.concat(piped).toString('utf8') + '\x04');
-  stdin.on('data', forward);
-  if (!rawMode) stdin.on('end', onEnd);
-  stdin.resume();
-  const { exitCode, signal } = await new Promise<{ exitCode: number; signal?: number }>((done) =>
-    child.onExit((e) => {
-      exited = true;
-      done(e);
-    }),
-  );
-  await writing;
-  const endedAt = new Date();
-  stdin.off('data', forward);
-  stdin.off('end', onEnd);
-  if (rawMode) stdin.setRawMode(false);
-  stdin.pause();
-  if (stdout.isTTY) stdout.off('resize', onResize);
-  return {
-    exitCode: signal ? 128 + signal : exitCode,
-    output: chunks.join(''),
-    durationMs: endedAt.getTime() - startedAt.getTime(),
-    startedAt,
-    endedAt,
-  };
+  // whose header it overwrote. So input is written here, and the attempt waits for its last write.
+  private write(target: NonNullable<TerminalIo['target']>, buffer: Buffer): void {
+    if (target.fd === undefined) {
+      target.child.write(buffer.toString('utf8'));
+      return;
+    }
+    const fd = target.fd;
+    target.writing = target.writing.then(
+      () =>
+        new Promise<void>((done) => {
+          const step = (offset: number): void => {
+            if (target.exited || offset >= buffer.length) return done();
+            write(fd, buffer, offset, buffer.length - offset, null, (error, written) => {
+              if (!error) return step(offset + written);
+              if ((error as NodeJS.ErrnoException).code === 'EAGAIN' && !target.exited) setImmediate(() => step(offset));
+              else done();
+            });
+          };
+          step(0);
+        }),
+    );
+  }
 }
 
 /** Everything on stdin, passed through to stdout as it arrives. */

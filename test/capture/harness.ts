@@ -193,6 +193,11 @@ export class ShellSession {
     return this.exited;
   }
 
+  /** Resolves with the exit code once the program on the PTY has ended on its own. */
+  ended(): Promise<number> {
+    return this.exited;
+  }
+
   kill(signal = 'SIGKILL'): Promise<number> {
     try {
       this.pty.kill(signal);
