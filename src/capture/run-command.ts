@@ -8,7 +8,7 @@ import { StringDecoder } from 'node:string_decoder';
 import { findExecutable } from './which.js';
 import { SivtrError, warn } from '../errors.js';
 import { loadPty } from './pty.js';
-import { NONCE_VAR, newRunNonce, RunMarkerScanner, WRAPPER_SCRIPT } from './run-marker.js';
+import { RunMarkerScanner, wrapped } from './run-marker.js';
 
 /** A command line a person could paste back into a POSIX shell. */
 export function quoteCommand(argv: string[]): string {
@@ -77,25 +77,22 @@ type AttemptOptions = { file: string; args: string[]; env: NodeJS.ProcessEnv; cw
  */
 async function runAttempt(pty: Pty, io: TerminalIo, show: (bytes: Buffer) => void, options: AttemptOptions): Promise<Attempt> {
   const { file, args, env, cwd, shell } = options;
-  const nonce = shell ? newRunNonce() : '';
-  const childEnv: Record<string, string> = {};
-  for (const [k, v] of Object.entries(env)) if (v !== undefined) childEnv[k] = v;
-  if (shell) childEnv[NONCE_VAR] = nonce;
+  const spawnWith = shell ? wrapped(shell, file, args, env) : { file, args, env: definedOnly(env), nonce: '' };
   let child: Child;
   try {
-    child = pty.spawn(shell ?? file, shell ? ['-c', WRAPPER_SCRIPT, 'sivtr-run', file, ...args] : args, {
+    child = pty.spawn(spawnWith.file, spawnWith.args, {
       name: env.TERM || 'xterm-256color',
       cols: io.cols,
       rows: io.rows,
       cwd,
-      env: childEnv,
+      env: spawnWith.env,
       encoding: null,
     } as import('node-pty').IPtyForkOptions);
   } catch (error) {
     if (shell) return { exitCode: 127, started: false, endedAt: new Date() };
     throw new SivtrError(`cannot start ${file} on a PTY (${(error as Error).message})`, 'check that node-pty is built (`npm rebuild node-pty`)');
   }
-  const scanner = shell ? new RunMarkerScanner(nonce) : undefined;
+  const scanner = shell ? new RunMarkerScanner(spawnWith.nonce) : undefined;
   let started = !shell;
   let ended: { exitCode: number; at: Date } | undefined;
   const early: Buffer[] = [];
@@ -135,6 +132,12 @@ async function runAttempt(pty: Pty, io: TerminalIo, show: (bytes: Buffer) => voi
   // The wrapper went without an end marker (killed, its terminal gone): what it held back is output.
   if (started && scanner) show(scanner.flush());
   return { exitCode: exit.signal ? 128 + exit.signal : exit.exitCode, started, endedAt: new Date() };
+}
+
+function definedOnly(env: NodeJS.ProcessEnv): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(env)) if (v !== undefined) out[k] = v;
+  return out;
 }
 
 /** The wrapper has said all: hang its process group up, as a closing terminal would. */

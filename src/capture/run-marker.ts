@@ -22,19 +22,36 @@ export function newRunNonce(): string {
 
 /** The environment variable that hands the nonce to the wrapper; the wrapper unsets it. */
 export const NONCE_VAR = 'SIVTR_RUN_NONCE';
+/** SHLVL as sivtr got it (`=N`, or `-` for none): a bash that is /bin/sh raises it for the command. */
+export const SHLVL_VAR = 'SIVTR_RUN_SHLVL';
 
 /**
- * `sh -c WRAPPER sivtr-run FILE ARGS…`. INT and QUIT get a handler (not ignored: an ignored signal
- * would stay ignored in the command) so that Ctrl-C ends the command, not the wrapper; they are
- * default again while it waits, so a Ctrl-C there still ends everything. A failed marker write
- * (the terminal is gone) ends the wrapper at once. `sleep` waits without reading the terminal,
- * whatever mode the command left it in; sivtr hangs the wrapper up once it has read the marker.
+ * The second `sh`: the start marker with its own pid, then it becomes the command. A bash (when it
+ * is /bin/sh) raises SHLVL as it starts and lowers it as it execs, which restores a SHLVL that was
+ * set but leaves `SHLVL=0` for one that was not: `env -u` takes that away.
+ */
+const START_SCRIPT = [
+  `printf "\\033]${OSC};%s;start=%s\\007" "$1" "$$" || exit 127`,
+  'shift',
+  `if [ "$${SHLVL_VAR}" = - ] && [ -n "\${BASH_VERSION-}" ] && command -v env >/dev/null; then unset ${SHLVL_VAR}; exec env -u SHLVL "$@"; fi`,
+  `unset ${SHLVL_VAR}`,
+  'exec "$@"',
+].join('; ');
+
+/**
+ * `sh -c WRAPPER SH FILE ARGS…`. The start marker comes from a second `sh` that then becomes the
+ * command (`exec`), so it carries the command's pid. INT and QUIT get a handler (not ignored: an
+ * ignored signal would stay ignored in the command) so that Ctrl-C ends the command, not the
+ * wrapper; they are default again while it waits, so a Ctrl-C there still ends everything. A
+ * failed marker write (the terminal is gone) ends the wrapper at once. `sleep` waits without
+ * reading the terminal, whatever mode the command left it in; sivtr hangs the wrapper up once it
+ * has read the end marker.
  */
 export const WRAPPER_SCRIPT = [
   `n=$${NONCE_VAR}; unset ${NONCE_VAR}`,
+  `case $${SHLVL_VAR} in =*) SHLVL=\${${SHLVL_VAR}#=}; export SHLVL ;; -) unset SHLVL ;; esac`,
   'trap : INT QUIT',
-  `printf '\\033]${OSC};%s;start\\007' "$n" || exit 127`,
-  '"$@"',
+  `"$0" -c '${START_SCRIPT}' "$0" "$n" "$@"`,
   's=$?',
   'trap - INT QUIT',
   `printf '\\033]${OSC};%s;end=%s\\007' "$n" "$s" || exit "$s"`,
@@ -42,22 +59,32 @@ export const WRAPPER_SCRIPT = [
   'exit "$s"',
 ].join('\n');
 
-export type MarkerPiece = { type: 'bytes'; bytes: Buffer } | { type: 'start' } | { type: 'end'; exitCode: number };
+/** How to spawn FILE ARGS under the wrapper hosted by `shell`, with this run's nonce. */
+export function wrapped(shell: string, file: string, args: string[], env: NodeJS.ProcessEnv): { file: string; args: string[]; env: Record<string, string>; nonce: string } {
+  const nonce = newRunNonce();
+  const childEnv: Record<string, string> = {};
+  for (const [k, v] of Object.entries(env)) if (v !== undefined) childEnv[k] = v;
+  childEnv[NONCE_VAR] = nonce;
+  childEnv[SHLVL_VAR] = env.SHLVL === undefined ? '-' : `=${env.SHLVL}`;
+  return { file: shell, args: ['-c', WRAPPER_SCRIPT, shell, file, ...args], env: childEnv, nonce };
+}
+
+export type MarkerPiece = { type: 'bytes'; bytes: Buffer } | { type: 'start'; pid: number } | { type: 'end'; exitCode: number };
 
 const ESC = 0x1b;
 const BEL = 0x07;
-/** `start` or `end=` and up to three digits. */
-const MAX_FIELD = 8;
+/** `start=` and a pid, or `end=` and a status. */
+const MAX_FIELD = 16;
 
-/** The field of a marker so far: undefined when it can no longer become `start` or `end=N`. */
-function fieldState(field: string, complete: boolean): 'start' | number | 'partial' | undefined {
+/** The marker a field makes; 'partial' while it may still become one, undefined once it cannot. */
+function fieldState(field: string, complete: boolean): MarkerPiece | 'partial' | undefined {
   if (complete) {
-    if (field === 'start') return 'start';
-    const m = /^end=(\d{1,3})$/.exec(field);
-    return m ? Number(m[1]) : undefined;
+    const start = /^start=(\d{1,10})$/.exec(field);
+    if (start) return { type: 'start', pid: Number(start[1]) };
+    const end = /^end=(\d{1,3})$/.exec(field);
+    return end ? { type: 'end', exitCode: Number(end[1]) } : undefined;
   }
-  if ('start'.startsWith(field) || 'end='.startsWith(field) || /^end=\d{0,3}$/.test(field)) return 'partial';
-  return undefined;
+  return /^(?:s(?:t(?:a(?:r(?:t(?:=\d{0,10})?)?)?)?)?|e(?:n(?:d(?:=\d{0,3})?)?)?)?$/.test(field) ? 'partial' : undefined;
 }
 
 /**
@@ -118,6 +145,6 @@ export class RunMarkerScanner {
     const state = fieldState(data.toString('latin1', fieldStart, fieldEnd), complete);
     if (state === undefined) return undefined;
     if (state === 'partial') return data.length - fieldStart <= MAX_FIELD ? 'partial' : undefined;
-    return { piece: state === 'start' ? { type: 'start' } : { type: 'end', exitCode: state }, end: bel + 1 };
+    return { piece: state, end: bel + 1 };
   }
 }

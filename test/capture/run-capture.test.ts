@@ -123,6 +123,19 @@ describe('sivtr run: the end marker', () => {
     expect(history()[0]!.exit_code).toBe(0);
   }, 60_000);
 
+  it('the command sees the environment sivtr got: no nonce, SHLVL as it was (also when bash is the sh)', async () => {
+    const bash = spawnSync('sh', ['-c', 'command -v bash'], { encoding: 'utf8' }).stdout.trim();
+    for (const shell of ['/bin/sh', ...(bash ? [bash] : [])]) {
+      for (const shlvl of ['5', undefined]) {
+        const r = await runWithLateReader(['env'], { lateMs: 0, env: { ...env, SIVTR_RUN_SHELL: shell, SHLVL: shlvl } });
+        expect(r.code).toBe(0);
+        const lines = r.stdout.toString().split('\r\n');
+        expect(lines.filter((l) => /^SIVTR_RUN_(?:NONCE|SHLVL)=/.test(l))).toEqual([]);
+        expect(lines.filter((l) => l.startsWith('SHLVL='))).toEqual(shlvl ? [`SHLVL=${shlvl}`] : []);
+      }
+    }
+  }, 60_000);
+
   it('piped input the command never reads does not keep it waiting', async () => {
     const r = await runWithLateReader(['sh', '-c', 'echo done'], { input: 'unread\n'.repeat(1000), lateMs: 0 });
     expect(r.code).toBe(0);

@@ -16,7 +16,7 @@ function run(chunks: Buffer[]): Flat {
   const take = (pieces: MarkerPiece[]): void => {
     for (const p of pieces) {
       if (p.type === 'bytes') bytes += p.bytes.toString('latin1');
-      else marks.push(p.type === 'start' ? `start@${bytes.length}` : `end=${p.exitCode}@${bytes.length}`);
+      else marks.push(p.type === 'start' ? `start=${p.pid}@${bytes.length}` : `end=${p.exitCode}@${bytes.length}`);
     }
   };
   for (const chunk of chunks) take(scanner.feed(chunk));
@@ -26,7 +26,8 @@ function run(chunks: Buffer[]): Flat {
 
 const STREAM =
   'echoed\r\n' +
-  mark('start') +
+  mark('start') + // no pid: not a marker
+  mark('start=4242') +
   'out \x1b[31mred\x1b[0m \x80\xff ' +
   mark('end=0', '99999999999999999999') + // another run's marker
   '\x1b]6973;' + NONCE + ';bogus\x07' + // our nonce, not a marker
@@ -39,9 +40,9 @@ describe('RunMarkerScanner', () => {
   const whole = run([Buffer.from(STREAM, 'latin1')]);
 
   it('finds the start and end markers and hands everything else on unchanged', () => {
-    const before = STREAM.slice(0, STREAM.indexOf(mark('end=130'))).replace(mark('start'), '');
+    const before = STREAM.slice(0, STREAM.indexOf(mark('end=130'))).replace(mark('start=4242'), '');
     expect(whole.bytes).toBe(before + 'after');
-    expect(whole.marks).toEqual([`start@${'echoed\r\n'.length}`, `end=130@${before.length}`]);
+    expect(whole.marks).toEqual([`start=4242@${'echoed\r\n'.length + mark('start').length}`, `end=130@${before.length}`]);
   });
 
   it('gives the same at every split into two reads, and byte by byte', () => {
