@@ -14,6 +14,7 @@ import { MarkerTokenizer } from './tokenizer.js';
 import { shellKind, shellLaunch } from './hooks.js';
 import { RAN_LINE } from './install.js';
 import { findExecutable } from './which.js';
+import { hangUpWrapper, RunMarkerScanner, wrapped, wrapperShell } from './run-marker.js';
 
 /** `sivtr shell` could not start the recorder; an rc auto-start then carries on as a plain shell. */
 export const PROXY_UNAVAILABLE = 222;
@@ -126,21 +127,44 @@ export async function runShellProxy(options: ProxyOptions): Promise<number> {
     warn(`cannot find ${shell}: check the name, or give its path`);
     return 127;
   }
-  let child: import('node-pty').IPty;
-  try {
-    child = pty.spawn(file, args, {
+  // The shell runs under the wrapper of run-marker.ts, which keeps the PTY's session alive until
+  // its last byte was read: when the session leader exits, Linux discards what is still unread
+  // (the end of the last command, its D marker). A wrapper that cannot start costs that only.
+  type Child = import('node-pty').IPty;
+  const spawnShell = (host: string | undefined): Child => {
+    const how = host ? wrapped(host, file, args, childEnv) : { file, args, env: childEnv, nonce: '' };
+    const spawned = pty.spawn(how.file, how.args, {
       name: baseEnv.TERM || 'xterm-256color',
       cols: stdout.columns || 80,
       rows: stdout.rows || 24,
       cwd: process.cwd(),
-      env: childEnv,
+      env: how.env,
       encoding: null,
     } as import('node-pty').IPtyForkOptions);
+    scanner = host ? new RunMarkerScanner(how.nonce) : undefined;
+    return spawned;
+  };
+  let scanner: RunMarkerScanner | undefined;
+  let host = wrapperShell(baseEnv);
+  let child: Child;
+  try {
+    try {
+      child = spawnShell(host);
+    } catch (error) {
+      if (!host) throw error;
+      host = undefined;
+      child = spawnShell(undefined);
+    }
   } catch (error) {
     if (options.fromRc) return unavailable(`cannot start ${shell} on a PTY (${(error as Error).message})`);
     warn(`cannot start ${shell} on a PTY (${(error as Error).message}); starting it without the recorder`);
     return plainShell(shell, baseEnv);
   }
+  /** Under the wrapper: the shell's pid once it announced itself (nothing passes before), its status once it ended. */
+  let shellPid: number | undefined = host ? undefined : child.pid;
+  let ended: number | undefined;
+  const early: Buffer[] = [];
+  const typedEarly: Buffer[] = [];
 
   // Two reasons to stop reading the PTY: the terminal is slower than the program, or the recorder
   // is too far behind. Reading resumes when neither holds.
@@ -173,8 +197,9 @@ export async function runShellProxy(options: ProxyOptions): Promise<number> {
   };
 
   let waitingForDrain = false;
-  child.onData((data: Buffer | string) => {
-    const buf = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
+  const output = (buf: Buffer): void => {
+    if (buf.length === 0) return;
+    if (shellPid === undefined) return void early.push(buf);
     if (!stdout.write(forScreen(buf)) && !waitingForDrain) {
       waitingForDrain = true;
       flow.pause();
@@ -183,12 +208,39 @@ export async function runShellProxy(options: ProxyOptions): Promise<number> {
         flow.resume();
       });
     }
-    sink?.feed(buf); // after the screen has its bytes
-  });
+    // After a hang-up or SIGTERM the screen still gets what comes (when it is there), the record
+    // does not: what the shell prints as it dies (a job's "Hangup", "exit") is no command's output.
+    if (stoppedBy === undefined) sink?.feed(buf); // after the screen has its bytes
+  };
+  const onData = (data: Buffer | string): void => {
+    if (ended !== undefined) return;
+    const buf = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
+    if (!scanner) return output(buf);
+    for (const piece of scanner.feed(buf)) {
+      if (piece.type === 'bytes') output(piece.bytes);
+      else if (piece.type === 'start' && shellPid === undefined) {
+        shellPid = piece.pid;
+        for (const b of early.splice(0)) output(b);
+        for (const b of typedEarly.splice(0)) child.write(b);
+      } else if (piece.type === 'end' && shellPid !== undefined) {
+        ended = piece.exitCode;
+        if (waitingForDrain) {
+          // read on, so that the hang-up is seen at once; the screen still gets what it was sent
+          waitingForDrain = false;
+          flow.resume();
+        }
+        hangUpWrapper(child.pid);
+        return;
+      }
+    }
+  };
 
   const wasRaw = stdin.isTTY ? stdin.isRaw : false;
   if (stdin.isTTY) stdin.setRawMode(true);
-  const onInput = (data: Buffer): void => child.write(data);
+  const onInput = (data: Buffer): void => {
+    if (shellPid === undefined) typedEarly.push(data);
+    else if (ended === undefined) child.write(data);
+  };
   stdin.on('data', onInput);
   stdin.resume();
   const onResize = (): void => {
@@ -204,19 +256,21 @@ export async function runShellProxy(options: ProxyOptions): Promise<number> {
   // jobs; the recorder then writes what it has. A shell that ignores the hang-up too is killed.
   let stoppedBy: number | undefined;
   let killTimer: NodeJS.Timeout | undefined;
-  const stop = (received: number) => (): void => {
-    stoppedBy ??= received;
+  // Under the wrapper the signal goes to the shell itself (its pid came with the start marker),
+  // which then still reports its end; the wrapper's group is hung up only if that never comes.
+  const signalShell = (signal: NodeJS.Signals): void => {
     try {
-      child.kill('SIGHUP');
+      process.kill(shellPid ?? child.pid, signal);
     } catch {
       // gone already
     }
+  };
+  const stop = (received: number) => (): void => {
+    stoppedBy ??= received;
+    signalShell('SIGHUP');
     killTimer ??= setTimeout(() => {
-      try {
-        child.kill('SIGKILL');
-      } catch {
-        // gone already
-      }
+      signalShell('SIGKILL');
+      if (host) hangUpWrapper(child.pid);
     }, 5000);
   };
   const onHup = stop(1);
@@ -236,7 +290,28 @@ export async function runShellProxy(options: ProxyOptions): Promise<number> {
   process.once('exit', restore);
 
   return await new Promise<number>((resolve) => {
-    child.onExit(async ({ exitCode, signal }) => {
+    const onExit = async ({ exitCode, signal }: { exitCode: number; signal?: number }): Promise<void> => {
+      if (host && shellPid === undefined && stoppedBy === undefined) {
+        // The wrapper never reached the shell: run the shell itself, what is typed meanwhile kept.
+        tell(`${host} could not host the recorder (exit ${signal ? 128 + signal : exitCode}); the end of a session may be lost — set SIVTR_RUN_SHELL to a POSIX shell`);
+        host = undefined;
+        early.length = 0;
+        try {
+          child = spawnShell(undefined);
+        } catch (error) {
+          tell(`cannot start ${shell} on a PTY (${(error as Error).message})`);
+          return finish(127);
+        }
+        shellPid = child.pid;
+        for (const b of typedEarly.splice(0)) child.write(b);
+        child.onData(onData);
+        child.onExit((e) => void onExit(e));
+        return;
+      }
+      if (host && ended === undefined && scanner) output(scanner.flush());
+      finish(ended ?? (signal ? 128 + signal : exitCode));
+    };
+    const finish = async (code: number): Promise<void> => {
       if (killTimer) clearTimeout(killTimer);
       const stats = sink ? await sink.finish() : undefined;
       stdin.off('data', onInput);
@@ -247,8 +322,10 @@ export async function runShellProxy(options: ProxyOptions): Promise<number> {
       restore();
       if (baseEnv.SIVTR_DEBUG && stats) process.stderr.write(`sivtr: ${JSON.stringify(stats)}\n`);
       // Stopped by a signal, the user's shell did not end on its own: an rc block carries on.
-      if (options.reportRan && stoppedBy === undefined) process.stderr.write(`${RAN_LINE} ${signal ? 128 + signal : exitCode}\n`);
-      resolve(stoppedBy ? 128 + stoppedBy : signal ? 128 + signal : exitCode);
-    });
+      if (options.reportRan && stoppedBy === undefined) process.stderr.write(`${RAN_LINE} ${code}\n`);
+      resolve(stoppedBy ? 128 + stoppedBy : code);
+    };
+    child.onData(onData);
+    child.onExit((e) => void onExit(e));
   });
 }

@@ -8,7 +8,7 @@ import { StringDecoder } from 'node:string_decoder';
 import { findExecutable } from './which.js';
 import { SivtrError, warn } from '../errors.js';
 import { loadPty } from './pty.js';
-import { RunMarkerScanner, wrapped } from './run-marker.js';
+import { hangUpWrapper, RunMarkerScanner, wrapped, wrapperShell } from './run-marker.js';
 
 /** A command line a person could paste back into a POSIX shell. */
 export function quoteCommand(argv: string[]): string {
@@ -19,15 +19,6 @@ export type RunResult = { exitCode: number; output: string; durationMs: number; 
 
 type Pty = Awaited<ReturnType<typeof loadPty>>;
 type Child = import('node-pty').IPty;
-
-/**
- * The POSIX shell that hosts the end-of-output handshake (run-marker.ts): SIVTR_RUN_SHELL, else
- * /bin/sh, else `sh` on PATH; undefined (the command runs bare) when there is none.
- */
-function wrapperShell(env: NodeJS.ProcessEnv, cwd: string): string | undefined {
-  if (env.SIVTR_RUN_SHELL !== undefined) return env.SIVTR_RUN_SHELL === '' ? undefined : env.SIVTR_RUN_SHELL;
-  return findExecutable('/bin/sh', env, cwd) ?? findExecutable('sh', env, cwd);
-}
 
 /** How one PTY attempt ended. `started` is false when the wrapper never reached the command. */
 type Attempt = { exitCode: number; started: boolean; endedAt: Date };
@@ -120,7 +111,7 @@ async function runAttempt(pty: Pty, io: TerminalIo, show: (bytes: Buffer) => voi
       } else if (piece.type === 'end' && started) {
         ended = { exitCode: piece.exitCode, at: new Date() };
         pace?.(true); // read on, so the hang-up is seen at once
-        hangUp(child);
+        hangUpWrapper(child.pid);
         return;
       }
     }
@@ -138,19 +129,6 @@ function definedOnly(env: NodeJS.ProcessEnv): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [k, v] of Object.entries(env)) if (v !== undefined) out[k] = v;
   return out;
-}
-
-/** The wrapper has said all: hang its process group up, as a closing terminal would. */
-function hangUp(child: Child): void {
-  try {
-    process.kill(-child.pid, 'SIGHUP');
-  } catch {
-    try {
-      child.kill('SIGHUP');
-    } catch {
-      // gone already
-    }
-  }
 }
 
 /**

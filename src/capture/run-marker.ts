@@ -8,6 +8,7 @@
 // output.
 
 import { randomBytes } from 'node:crypto';
+import { findExecutable } from './which.js';
 
 /** The OSC number of the markers: unknown to terminals, which ignore it if one ever leaks. */
 const OSC = '6973';
@@ -58,6 +59,28 @@ export const WRAPPER_SCRIPT = [
   'sleep 2147483647 2>/dev/null',
   'exit "$s"',
 ].join('\n');
+
+/**
+ * The POSIX shell that hosts the wrapper: SIVTR_RUN_SHELL, else /bin/sh, else `sh` on PATH;
+ * undefined (the program runs bare) when there is none or SIVTR_RUN_SHELL is empty.
+ */
+export function wrapperShell(env: NodeJS.ProcessEnv, cwd = process.cwd()): string | undefined {
+  if (env.SIVTR_RUN_SHELL !== undefined) return env.SIVTR_RUN_SHELL === '' ? undefined : env.SIVTR_RUN_SHELL;
+  return findExecutable('/bin/sh', env, cwd) ?? findExecutable('sh', env, cwd);
+}
+
+/** The wrapper has said all: hang its process group up, as a closing terminal would. */
+export function hangUpWrapper(pid: number): void {
+  try {
+    process.kill(-pid, 'SIGHUP');
+  } catch {
+    try {
+      process.kill(pid, 'SIGHUP');
+    } catch {
+      // gone already
+    }
+  }
+}
 
 /** How to spawn FILE ARGS under the wrapper hosted by `shell`, with this run's nonce. */
 export function wrapped(shell: string, file: string, args: string[], env: NodeJS.ProcessEnv): { file: string; args: string[]; env: Record<string, string>; nonce: string } {

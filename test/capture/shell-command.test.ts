@@ -128,8 +128,9 @@ describe.skipIf(!have('bash'))('sivtr shell bash', () => {
       const s = new ShellSession({ kind: 'bash', home: tmp.path, mode: 'proxy', command: { file: 'sh', args: ['-c', script] } });
       cleanups.push(() => s.kill());
       await s.ready();
-      await s.run('echo "recorder=$PPID"');
-      const recorder = Number(/recorder=(\d+)/.exec(s.text)![1]);
+      // The shell's parent is the wrapper that holds the terminal (docs/capture.md); the recorder is its parent.
+      await s.run('echo "recorder=$(ps -o ppid= -p $PPID)"');
+      const recorder = Number(/recorder= *(\d+)/.exec(s.text)![1]);
       cleanups.push(() => killQuietly(recorder));
       const at = s.text.length;
       s.write(`sh -c 'echo partial-output; exec sleep 30'\r`);
@@ -141,7 +142,7 @@ describe.skipIf(!have('bash'))('sivtr shell bash', () => {
       expect(after).toMatch(/(^|\s)icanon(\s|$)/m); // raw mode undone
       expect(after).toMatch(/(^|\s)echo(\s|$)/m);
       const entries = loadLog(logs(tmp.path)[0]!).entries;
-      expect(entries.map((e) => e.command)).toEqual(['echo "recorder=$PPID"', `sh -c 'echo partial-output; exec sleep 30'`]);
+      expect(entries.map((e) => e.command)).toEqual(['echo "recorder=$(ps -o ppid= -p $PPID)"', `sh -c 'echo partial-output; exec sleep 30'`]);
       expect(entries[1]!.output).toBe('partial-output');
     } finally {
       await runCleanups();
