@@ -115,6 +115,8 @@ function fieldState(field: string, complete: boolean): MarkerPiece | 'partial' |
  * else is handed on unchanged; bytes that may begin a marker wait for the next read (or `flush`).
  */
 export class RunMarkerScanner {
+  /** `ESC ] 6973 ;`: what every marker of ours begins with, found by one native search per read. */
+  private readonly lead = Buffer.from(`\x1b]${OSC};`, 'latin1');
   private readonly head: Buffer;
   private pending: Buffer = Buffer.alloc(0);
 
@@ -124,28 +126,31 @@ export class RunMarkerScanner {
 
   feed(chunk: Buffer): MarkerPiece[] {
     const data = this.pending.length === 0 ? chunk : Buffer.concat([this.pending, chunk]);
-    this.pending = Buffer.alloc(0);
     const pieces: MarkerPiece[] = [];
     let emitted = 0;
-    let at = data.indexOf(ESC);
-    while (at >= 0) {
+    let held = -1; // where bytes that may begin a marker start
+    for (let at = data.indexOf(this.lead); at >= 0; ) {
       const found = this.matchAt(data, at);
       if (found === 'partial') {
-        this.pending = data.subarray(at);
+        held = at;
         break;
       }
-      if (found) {
-        if (at > emitted) pieces.push({ type: 'bytes', bytes: data.subarray(emitted, at) });
-        pieces.push(found.piece);
-        emitted = found.end;
-        at = data.indexOf(ESC, emitted);
+      if (!found) {
+        at = data.indexOf(this.lead, at + 1);
         continue;
       }
-      at = data.indexOf(ESC, at + 1);
+      if (at > emitted) pieces.push({ type: 'bytes', bytes: data.subarray(emitted, at) });
+      pieces.push(found.piece);
+      emitted = found.end;
+      at = data.indexOf(this.lead, emitted);
     }
-    const end = this.pending.length > 0 ? data.length - this.pending.length : data.length;
+    // A read that ends inside the lead itself.
+    for (let p = Math.max(emitted, data.length - this.lead.length + 1); held < 0 && p < data.length; p++) {
+      if (data[p] === ESC && data.compare(this.lead, 0, data.length - p, p) === 0) held = p;
+    }
+    const end = held >= 0 ? held : data.length;
     if (end > emitted) pieces.push({ type: 'bytes', bytes: data.subarray(emitted, end) });
-    if (this.pending.length > 0) this.pending = Buffer.from(this.pending); // do not pin the whole chunk
+    this.pending = held >= 0 ? Buffer.from(data.subarray(held)) : Buffer.alloc(0); // a copy: do not pin the chunk
     return pieces;
   }
 
