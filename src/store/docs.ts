@@ -58,8 +58,9 @@ function indexedText(kind: string, text: string): string {
   return `${text.slice(0, max - tail)}\n…\n${text.slice(-tail)}`;
 }
 
-function partDoc(part: Part, group: number): PartDoc {
-  return { n: part.n, kind: part.kind, label: part.label ?? null, weight: PART_WEIGHT[part.kind] ?? 1, text: indexedText(part.kind, part.text), group };
+/** A part's text as the index keeps it, or undefined for a blank part, which is not kept. */
+export function keptText(kind: string, text: string): string | undefined {
+  return /\S/.test(text) ? indexedText(kind, text) : undefined; // not trim(): that copies a long output to look at its ends
 }
 
 /** Each part's group: a tool output joins the call with its call id. */
@@ -73,7 +74,8 @@ function partDocs(parts: Part[]): PartDoc[] {
       if (call === undefined) calls.set(p.callId, p.n);
       else group = call;
     }
-    if (/\S/.test(p.text)) out.push(partDoc(p, group)); // not trim(): that copies a long output to look at its ends
+    const text = keptText(p.kind, p.text);
+    if (text !== undefined) out.push({ n: p.n, kind: p.kind, label: p.label ?? null, weight: PART_WEIGHT[p.kind] ?? 1, text, group });
   }
   return out;
 }
@@ -113,7 +115,7 @@ function utcIsoMs(s: string): number | undefined {
   return Date.UTC(y, mo - 1, d, h, mi, se, ms);
 }
 
-function epochMs(iso: string | undefined): number | null {
+export function epochMs(iso: string | undefined): number | null {
   if (!iso) return null;
   const ms = utcIsoMs(iso) ?? Date.parse(iso);
   return Number.isNaN(ms) ? null : ms;

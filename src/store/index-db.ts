@@ -14,12 +14,14 @@ import { ensurePrivateDir } from '../files.js';
 import { PART_WEIGHT, type SessionDoc, type UnitDoc } from './docs.js';
 import type { Statement } from 'better-sqlite3';
 import { KeySet, keyToken } from './grams.js';
+import { decodeRecords, MAX_RECORDS, RECORD_KINDS, recordEntry, recordsFirstUnit, type RecordEntry } from './record-chunks.js';
+import type { Unit } from '../memory/types.js';
 
 const deflateRawAsync = promisify(deflateRaw);
 import { isCorruptionError, isUnwritableError, openDb, openMemoryDb, type Db } from '../session/sqlite.js';
 
 /** Bump when what is stored per unit changes: the index is then rebuilt from the sources. */
-export const PARSER_VERSION = '8';
+export const PARSER_VERSION = '9';
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -58,7 +60,9 @@ CREATE TABLE IF NOT EXISTS units (
 );
 -- A chunk's units have the consecutive ids first_unit, first_unit + 1, …; parts: JSON
 -- [[unit ordinal, n, kind, label, length, group], …] in text order (group: see PartDoc); data: the parts' text joined by NUL,
--- prefixed by one byte saying how it is stored (0 as is, 1 deflated).
+-- prefixed by one byte saying how it is stored (0 as is, 1 deflated). records: for a chunk of
+-- terminal records, which have no unit rows, the records' metadata and part lengths (see
+-- record-chunks.ts; its parts column is then empty), stored like data.
 CREATE TABLE IF NOT EXISTS chunks (
   id INTEGER PRIMARY KEY,
   session INTEGER NOT NULL,
@@ -67,7 +71,8 @@ CREATE TABLE IF NOT EXISTS chunks (
   nparts INTEGER NOT NULL,
   nchars INTEGER NOT NULL,
   parts TEXT NOT NULL,
-  data BLOB NOT NULL
+  data BLOB NOT NULL,
+  records BLOB
 );
 CREATE INDEX IF NOT EXISTS chunks_session ON chunks (session, lo);
 -- Covers the collection statistics ranking reads on every search: summing them from the table
@@ -94,7 +99,7 @@ CREATE VIRTUAL TABLE IF NOT EXISTS grams USING fts5 (keys, content='', contentle
 /** Characters of text per chunk: large enough to share keys across units, small enough to confirm quickly. */
 const CHUNK_CHARS = 64 * 1024;
 
-export type ChunkRow = { id: number; session: number; first_unit: number; parts: string; data: Buffer };
+export type ChunkRow = { id: number; session: number; first_unit: number; parts: string; data: Buffer; records: Buffer | null };
 
 export type FileRow = { key: string; size: number; mtime: number; head: string; tail: string; parsed_bytes: number; positions: number };
 
@@ -109,8 +114,12 @@ export type PartDir = [ordinal: number, n: number, kind: string, label: string |
 /** A chunk's lead parts (see the leads table): how many, their directory, their text. */
 export type PackedLead = { n: number; dir: Buffer; text: string };
 
-/** Units packed into chunks, ready to be written: everything but the row ids is known. */
-export type PackedChunk = { lo: number; docs: UnitDoc[]; parts: string; nparts: number; nchars: number; keys: string; data: Buffer; lead?: PackedLead };
+/**
+ * Units packed into chunks, ready to be written: everything but the row ids is known. A chunk of
+ * terminal records has no docs (its records get no unit rows) but `records`, their list, and
+ * `count`, how many there are.
+ */
+export type PackedChunk = { lo: number; docs: UnitDoc[]; parts: string; nparts: number; nchars: number; keys: string; data: Buffer; lead?: PackedLead; records?: Buffer; count: number };
 
 /** Parts of this weight and more are a chunk's lead: few characters, and they rank above the rest. */
 export const LEAD_WEIGHT = 2;
@@ -161,12 +170,25 @@ function decode(data: Buffer): string {
 /** A chunk's text and part directory, before it is split into parts. */
 export type ChunkText = { text: string; dir: PartDir[] };
 
-export function decodeChunkText(partsJson: string, data: Buffer): ChunkText {
-  return { text: decode(data), dir: JSON.parse(partsJson) as PartDir[] };
+export function decodeChunkText(row: Pick<ChunkRow, 'parts' | 'data' | 'records'>): ChunkText {
+  return { text: decode(row.data), dir: row.records ? recordsDir(decodeRecords(row.records)) : (JSON.parse(row.parts) as PartDir[]) };
 }
 
-export function decodeChunk(id: number, session: number, firstUnit: number, partsJson: string, data: Buffer): StoredChunk {
-  return splitChunk(id, session, firstUnit, decodeChunkText(partsJson, data));
+/** The part directory of a record chunk, as a chunk of unit rows states it. */
+function recordsDir(records: RecordEntry[]): PartDir[] {
+  const dir: PartDir[] = [];
+  for (let k = 0; k < records.length; k++) {
+    const r = records[k]!;
+    for (let i = 0; i < 3; i++) {
+      const length = r[5 + i] as number;
+      if (length >= 0) dir.push([k, i + 1, RECORD_KINDS[i]!, null, length, i + 1]);
+    }
+  }
+  return dir;
+}
+
+export function decodeChunk(row: ChunkRow): StoredChunk {
+  return splitChunk(row.id, row.session, row.first_unit, decodeChunkText(row));
 }
 
 /** A decoded chunk's text split into its parts. */
@@ -187,9 +209,19 @@ export function splitChunk(id: number, session: number, firstUnit: number, { tex
 let keySet: KeySet | undefined;
 const tokenOf: string[] = [];
 
+/** The FTS5 row of a chunk's text: its distinct gram keys as tokens. */
+function keyTokens(text: string): string {
+  const keys = (keySet ??= new KeySet());
+  keys.next();
+  keys.addTextLowering(text);
+  const list = keys.keys;
+  const tokens = new Array<string>(list.length);
+  for (let i = 0; i < list.length; i++) tokens[i] = tokenOf[list[i]!] ??= keyToken(list[i]!);
+  return tokens.join(' ');
+}
+
 /** Groups consecutive units into chunks and lists each chunk's gram keys; the text is left raw. */
 function packRaw(docs: UnitDoc[]): { chunks: PackedChunk[]; raw: Buffer[] } {
-  const keys = (keySet ??= new KeySet());
   const chunks: PackedChunk[] = [];
   const raw: Buffer[] = [];
   let group: UnitDoc[] = [];
@@ -198,13 +230,8 @@ function packRaw(docs: UnitDoc[]): { chunks: PackedChunk[]; raw: Buffer[] } {
   let chars = 0;
   const flush = (): void => {
     const text = texts.join('\u0000');
-    keys.next();
-    keys.addTextLowering(text);
-    const list = keys.keys;
-    const tokens = new Array<string>(list.length);
-    for (let i = 0; i < list.length; i++) tokens[i] = tokenOf[list[i]!] ??= keyToken(list[i]!);
     const lead = leadOf(dir, texts);
-    chunks.push({ lo: group[0]!.index, docs: group, parts: JSON.stringify(dir), nparts: dir.length, nchars: text.length, keys: tokens.join(' '), data: RAW, ...(lead ? { lead } : {}) });
+    chunks.push({ lo: group[0]!.index, docs: group, parts: JSON.stringify(dir), nparts: dir.length, nchars: text.length, keys: keyTokens(text), data: RAW, ...(lead ? { lead } : {}), count: group.length });
     raw.push(Buffer.from(text, 'utf8'));
     group = [];
     dir = [];
@@ -225,11 +252,71 @@ function packRaw(docs: UnitDoc[]): { chunks: PackedChunk[]; raw: Buffer[] } {
   return { chunks, raw };
 }
 
+/** Which of a record's parts (p1 prompt, p2 command, p3 output) are of a lead kind. */
+const RECORD_LEAD = RECORD_KINDS.map(isLeadKind);
+
+/**
+ * Terminal records packed as packRaw packs units, straight from the units: no doc, no digest
+ * and no unit row per record. The text and the gram keys are those packRaw would give the
+ * records' docs.
+ */
+function packRecordsRaw(units: Unit[], fallbackAt: string | undefined, compress: boolean): { chunks: PackedChunk[]; raw: Buffer[] } {
+  const chunks: PackedChunk[] = [];
+  const raw: Buffer[] = [];
+  let records: RecordEntry[] = [];
+  let texts: string[] = [];
+  let chars = 0;
+  let lo = 0;
+  // The lead (see leadOf): the records' parts of a lead kind, their commands.
+  let leadDir: PartDir[] = [];
+  let leadTexts: string[] = [];
+  const kept: (string | undefined)[] = [undefined, undefined, undefined];
+  const flush = (): void => {
+    const text = texts.join('\u0000');
+    const list = Buffer.from(JSON.stringify(records), 'utf8');
+    const stored = worthDeflating(list, compress) ? Buffer.concat([DEFLATED, deflateRawSync(list, { level: 1 })]) : Buffer.concat([RAW, list]);
+    const lead = leadOf(leadDir, leadTexts);
+    chunks.push({ lo, docs: [], parts: '', nparts: texts.length, nchars: text.length, keys: keyTokens(text), data: RAW, ...(lead ? { lead } : {}), records: stored, count: records.length });
+    raw.push(Buffer.from(text, 'utf8'));
+    records = [];
+    texts = [];
+    leadDir = [];
+    leadTexts = [];
+    chars = 0;
+  };
+  for (const unit of units) {
+    if (records.length === 0) lo = unit.index;
+    const ordinal = records.length;
+    records.push(recordEntry(unit, kept, fallbackAt));
+    for (let i = 0; i < 3; i++) {
+      const text = kept[i];
+      if (text === undefined) continue;
+      texts.push(text);
+      chars += text.length + 1;
+      if (RECORD_LEAD[i]) {
+        leadDir.push([ordinal, i + 1, RECORD_KINDS[i]!, null, text.length, i + 1]);
+        leadTexts.push(text);
+      }
+    }
+    if (chars >= CHUNK_CHARS || records.length >= MAX_RECORDS) flush();
+  }
+  if (records.length > 0) flush();
+  return { chunks, raw };
+}
+
 /** Small texts are not worth deflating; the memory index never deflates. */
 const worthDeflating = (raw: Buffer, compress: boolean): boolean => compress && raw.length >= 512;
 
 export function packUnits(docs: UnitDoc[], compress: boolean): PackedChunk[] {
-  const { chunks, raw } = packRaw(docs);
+  return encode(packRaw(docs), compress);
+}
+
+/** Terminal records packed (see packRecordsRaw). */
+export function packRecords(units: Unit[], fallbackAt: string | undefined, compress: boolean): PackedChunk[] {
+  return encode(packRecordsRaw(units, fallbackAt, compress), compress);
+}
+
+function encode({ chunks, raw }: { chunks: PackedChunk[]; raw: Buffer[] }, compress: boolean): PackedChunk[] {
   chunks.forEach((c, i) => {
     const body = raw[i]!;
     c.data = worthDeflating(body, compress) ? Buffer.concat([DEFLATED, deflateRawSync(body, { level: 1 })]) : Buffer.concat([RAW, body]);
@@ -239,7 +326,15 @@ export function packUnits(docs: UnitDoc[], compress: boolean): PackedChunk[] {
 
 /** packUnits with the deflating done on libuv's thread pool, off the main thread. */
 export async function packUnitsAsync(docs: UnitDoc[], compress: boolean): Promise<PackedChunk[]> {
-  const { chunks, raw } = packRaw(docs);
+  return encodeAsync(packRaw(docs), compress);
+}
+
+/** packRecords with the text deflated on the thread pool. */
+export async function packRecordsAsync(units: Unit[], fallbackAt: string | undefined, compress: boolean): Promise<PackedChunk[]> {
+  return encodeAsync(packRecordsRaw(units, fallbackAt, compress), compress);
+}
+
+async function encodeAsync({ chunks, raw }: { chunks: PackedChunk[]; raw: Buffer[] }, compress: boolean): Promise<PackedChunk[]> {
   await Promise.all(
     chunks.map(async (c, i) => {
       const body = raw[i]!;
@@ -411,13 +506,19 @@ export class IndexDb {
     let chunkId = (this.stmt('SELECT coalesce(max(id), 0) + 1 FROM chunks').pluck().get() as number);
     let unitId = (this.stmt('SELECT coalesce(max(id), 0) + 1 FROM units').pluck().get() as number);
     const units = new UnitRows(this);
-    const insertChunk = this.stmt('INSERT INTO chunks (id, session, lo, first_unit, nparts, nchars, parts, data) VALUES (?, ?, ?, ?, ?, ?, ?, ?)');
+    const insertChunk = this.stmt('INSERT INTO chunks (id, session, lo, first_unit, nparts, nchars, parts, data, records) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)');
     const insertGrams = this.stmt('INSERT INTO grams (rowid, keys) VALUES (?, ?)');
     const insertLead = this.stmt('INSERT INTO leads (chunk, session, first_unit, nlead, dir, text) VALUES (?, ?, ?, ?, ?, ?)');
     for (const c of chunks) {
-      const first = unitId;
-      for (const d of c.docs) units.add(unitId++, session, d.index, d.at, d.atText, d.cwd, d.status, d.title, d.complete, d.hash, chunkId);
-      insertChunk.run(chunkId, session, c.lo, first, c.nparts, c.nchars, c.parts, c.data);
+      let first: number;
+      if (c.records) {
+        first = recordsFirstUnit(chunkId);
+        insertChunk.run(chunkId, session, c.lo, first, c.nparts, c.nchars, c.parts, c.data, c.records);
+      } else {
+        first = unitId;
+        for (const d of c.docs) units.add(unitId++, session, d.index, d.at, d.atText, d.cwd, d.status, d.title, d.complete, d.hash, chunkId);
+        insertChunk.run(chunkId, session, c.lo, first, c.nparts, c.nchars, c.parts, c.data, null);
+      }
       if (c.lead) insertLead.run(chunkId, session, first, c.lead.n, c.lead.dir, c.lead.text);
       if (this.deferredGrams) this.deferredGrams.push([chunkId, c.keys]);
       else insertGrams.run(chunkId, c.keys);
@@ -444,6 +545,12 @@ export class IndexDb {
         this.deferredGrams = undefined;
       }
     });
+  }
+
+  /** Makes a session's records exactly those packed: records are rewritten whole, with no digest to keep any. */
+  replaceRecords(session: number, packed: PackedChunk[]): void {
+    this.deleteUnitsFrom(session, -Infinity);
+    this.writePacked(session, packed);
   }
 
   /** Appends units after every unit the session holds. */
@@ -506,8 +613,8 @@ export class IndexDb {
   }
 
   chunk(id: number): StoredChunk | undefined {
-    const row = this.stmt('SELECT id, session, first_unit, parts, data FROM chunks WHERE id = ?').get(id) as ChunkRow | undefined;
-    return row && decodeChunk(row.id, row.session, row.first_unit, row.parts, row.data);
+    const row = this.stmt('SELECT id, session, first_unit, parts, data, records FROM chunks WHERE id = ?').get(id) as ChunkRow | undefined;
+    return row && decodeChunk(row);
   }
 
   /** How many parts and characters the index holds: the collection statistics for ranking. */

@@ -13,6 +13,7 @@ import { decodeChunkText, decodeLeadDir, isLeadKind, splitChunk, type ChunkRow, 
 import { hasTerms, queryTerms, snippet, type QueryTerms } from './query.js';
 import { PART_WEIGHT, type StatusName } from './docs.js';
 import { termKeys } from './grams.js';
+import { chunkOfRecord, decodeRecords, isRecordUnit, recordMeta } from './record-chunks.js';
 
 export type SearchField = 'content' | 'command' | 'output' | 'input' | 'title';
 
@@ -225,7 +226,7 @@ class TermScan {
 
   /** Reads the chunks among `chunkIds` (every chunk of the target when undefined) not read yet. */
   read(chunkIds: number[] | undefined): void {
-    const q = this.query('c.id, c.session, c.first_unit, c.parts, c.data FROM chunks c', 'c.id', chunkIds, this.scanned);
+    const q = this.query('c.id, c.session, c.first_unit, c.parts, c.data, c.records FROM chunks c', 'c.id', chunkIds, this.scanned);
     if (!q) return;
     // A chunk asked for and not of the target is read too: it holds nothing the search wants.
     for (const id of chunkIds ?? []) this.scanned.add(id);
@@ -234,7 +235,7 @@ class TermScan {
       this.scanned.add(row.id);
       for (const uid of this.leadUnits.get(row.id) ?? []) this.units.delete(uid);
       this.leadUnits.delete(row.id);
-      const chunkText = decodeChunkText(row.parts, row.data);
+      const chunkText = decodeChunkText(row);
       const { text, dir } = chunkText;
       const counts = countTerms(text, dir, this.lowered, this.kinds);
       if (this.decoded.size < MAX_KEPT_CHUNKS && counts.some((c) => c !== undefined)) this.decoded.set(row.id, splitChunk(row.id, row.session, row.first_unit, chunkText));
@@ -402,7 +403,18 @@ function chunksHolding(keyed: KeyedChunks, held: number): number[] | undefined {
   return out;
 }
 
+/** Rows of the units `ids` (every unit when undefined) that pass the request's source, status and time filters, in no order. */
 function unitRows(index: IndexDb, req: SearchRequest, ids: number[] | undefined): UnitRow[] {
+  if (!ids) return [...rowsOfUnits(index, req, undefined), ...recordRows(index, req, undefined)];
+  const units: number[] = [];
+  const records: number[] = [];
+  for (const id of ids) (isRecordUnit(id) ? records : units).push(id);
+  const rows = units.length > 0 ? rowsOfUnits(index, req, units) : [];
+  if (records.length > 0) for (const r of recordRows(index, req, records)) rows.push(r);
+  return rows;
+}
+
+function rowsOfUnits(index: IndexDb, req: SearchRequest, ids: number[] | undefined): UnitRow[] {
   const src = sourceFilter(req.target);
   const where = [src.sql];
   const params: unknown[] = [...src.params];
@@ -431,9 +443,51 @@ function unitRows(index: IndexDb, req: SearchRequest, ids: number[] | undefined)
   return index.stmt(sql).all(...params) as UnitRow[];
 }
 
+type RecordChunkRow = { id: number; first_unit: number; records: Buffer; source: string; sid: string; session_title: string | null };
+
+/**
+ * Rows of terminal records (`ids`, or all of them), read from their chunks' record lists with
+ * the filters rowsOfUnits puts in SQL: a time compared as SQL compares NULL (never passes).
+ */
+function recordRows(index: IndexDb, req: SearchRequest, ids: number[] | undefined): UnitRow[] {
+  const src = sourceFilter(req.target);
+  const params: unknown[] = [...src.params];
+  let wanted: Map<number, number[]> | undefined;
+  let chunks = 'c.records IS NOT NULL';
+  if (ids) {
+    wanted = new Map();
+    for (const id of ids) {
+      const chunk = chunkOfRecord(id);
+      const list = wanted.get(chunk);
+      if (list) list.push(id);
+      else wanted.set(chunk, [id]);
+    }
+    chunks = 'c.id IN (SELECT value FROM json_each(?)) AND c.records IS NOT NULL';
+    params.unshift(JSON.stringify([...wanted.keys()]));
+  }
+  const sql = `SELECT c.id, c.first_unit, c.records, s.source, s.sid, s.title AS session_title FROM chunks c JOIN sessions s ON s.id = c.session WHERE ${chunks} AND ${src.sql}`;
+  const out: UnitRow[] = [];
+  for (const c of index.stmt(sql).all(...params) as RecordChunkRow[]) {
+    const records = decodeRecords(c.records);
+    const ordinals = wanted ? wanted.get(c.id)!.map((uid) => uid - c.first_unit) : records.map((_, k) => k);
+    for (const k of ordinals) {
+      const entry = records[k];
+      if (!entry) continue;
+      const m = recordMeta(entry);
+      if (req.status && m.status !== req.status) continue;
+      if (req.since !== undefined && !(m.at !== null && m.at >= req.since)) continue;
+      if (req.until !== undefined && !(m.at !== null && m.at <= req.until)) continue;
+      // Records are never incomplete (only an agent turn runs on), so last_idx, read only for an
+      // incomplete unit, is left unknown rather than looked up.
+      out.push({ uid: c.first_unit + k, source: c.source, sid: c.sid, idx: m.idx, at: m.at, at_text: m.atText, cwd: m.cwd, status: m.status, title: m.title, complete: 1, session_title: c.session_title, last_idx: -1 });
+    }
+  }
+  return out;
+}
+
 /** The parts of a unit (of the kinds `field` and `only` search), in order; decoded chunks are kept for the search. */
 function partsOf(index: IndexDb, cache: Map<number, StoredChunk | undefined>, uid: number, field: SearchField, only?: readonly string[]): StoredPart[] {
-  const chunkId = index.stmt('SELECT chunk FROM units WHERE id = ?').pluck().get(uid) as number | undefined;
+  const chunkId = isRecordUnit(uid) ? chunkOfRecord(uid) : (index.stmt('SELECT chunk FROM units WHERE id = ?').pluck().get(uid) as number | undefined);
   if (chunkId === undefined) return [];
   if (!cache.has(chunkId)) cache.set(chunkId, index.chunk(chunkId));
   const kinds = allowedKinds(field, only);

@@ -16,7 +16,8 @@ import { findSource } from '../memory/sources.js';
 import type { SessionChange, SessionMark } from '../memory/types.js';
 import { useCaptureRules, type CaptureRulesData } from '../session/capture-rules.js';
 import { unitDoc, type UnitDoc } from './docs.js';
-import { packUnits, type PackedChunk } from './index-db.js';
+import { packRecords, packUnits, type PackedChunk } from './index-db.js';
+import { storesRecords } from './record-chunks.js';
 
 /** What the helper needs to plan a source as the main thread did. */
 export type HelperSource = { name: string; previous: string; marks: [string, SessionMark][] };
@@ -184,6 +185,7 @@ async function readOne(init: HelperInit, sessions: Map<string, Map<string, () =>
     change = { kind: 'failed', why: `${job.id} (${(error as { code?: string }).code ?? (error as Error).message})` };
   }
   if (change.kind !== 'read') return { change };
+  if (storesRecords(job.source)) return { change: { ...change, units: [] }, docs: [], packed: packRecords(change.units, change.fallbackAt, init.persistent) };
   const docs = change.units.map((u) => unitDoc(u, change.fallbackAt));
   const packed = packUnits(docs, init.persistent);
   // Units do not cross threads (their getters would not), and the chunks hold the part texts:

@@ -18,7 +18,8 @@ import { activeCaptureRules } from '../session/capture-rules.js';
 import type { IndexPlan, SessionChange, SessionMark, Source } from '../memory/types.js';
 import { count } from '../plural.js';
 import { unitDoc, type UnitDoc } from './docs.js';
-import { packUnitsAsync, type IndexDb, type PackedChunk, type ReplacePlan } from './index-db.js';
+import { packRecordsAsync, packUnitsAsync, type IndexDb, type PackedChunk, type ReplacePlan } from './index-db.js';
+import { storesRecords } from './record-chunks.js';
 import { SyncHelper, type HelperResult } from './sync-helper.js';
 
 /** What a sync did: tests read it (SIVTR_INDEX_STATS=1) to prove tails are parsed, not files. */
@@ -67,8 +68,11 @@ function marksOf(index: IndexDb, source: Source): Map<string, SessionMark> {
 }
 
 type Read = Extract<SessionChange, { kind: 'read' }>;
-/** `helped`: read by the helper, whose docs carry no part texts (its chunks hold them). */
-type Pending = { change: Read; docs: UnitDoc[]; packed?: PackedChunk[]; prepared?: { plan: ReplacePlan; packed: PackedChunk[] }; ready: Promise<void>; helped?: boolean };
+/**
+ * `helped`: read by the helper, whose docs carry no part texts (its chunks hold them). `count`:
+ * the session's units read (terminal records have chunks but no docs).
+ */
+type Pending = { change: Read; docs: UnitDoc[]; count: number; packed?: PackedChunk[]; prepared?: { plan: ReplacePlan; packed: PackedChunk[] }; ready: Promise<void>; helped?: boolean };
 
 /** Characters of unit text in flight: reading goes on while they are deflated, up to this much. */
 const MAX_PENDING_CHARS = 32 * 1024 * 1024;
@@ -85,25 +89,38 @@ class WriteBatch {
   private units = 0;
   private chars = 0;
   private since = 0;
+  /** Terminal records are packed as records (record-chunks.ts), agent turns as docs. */
+  private readonly records: boolean;
 
   constructor(
     private readonly index: IndexDb,
     private readonly source: string,
     private readonly stats: SyncStats,
-  ) {}
+  ) {
+    this.records = storesRecords(source);
+  }
 
   /** A session read here, or by the helper (its docs and every unit packed already). */
   async add(change: Read, helped?: Required<Omit<HelperResult, 'change'>>): Promise<void> {
-    const docs = helped ? helped.docs : change.units.map((u) => unitDoc(u, change.fallbackAt));
-    // The docs hold all that is written: the units (and the entries behind them) can go before
-    // the batch is written, instead of surviving every collection until then.
-    const entry: Pending = { change: { ...change, units: [] }, docs, ready: Promise.resolve() };
+    const { records } = this;
+    const docs = helped || records ? (helped?.docs ?? []) : change.units.map((u) => unitDoc(u, change.fallbackAt));
+    const units = change.units;
+    // The docs and chunks hold all that is written: the units (and the entries behind them) can
+    // go before the batch is written, instead of surviving every collection until then.
+    const entry: Pending = { change: { ...change, units: [] }, docs, count: records && !helped ? units.length : docs.length, ready: Promise.resolve() };
     if (helped) {
       entry.helped = true;
       const packed = helped.packed.map(asBuffers);
+      if (records) entry.count = packed.reduce((n, c) => n + c.count, 0);
       for (const c of packed) this.chars += c.nchars;
-      if (change.how === 'append') entry.packed = packed;
+      if (change.how === 'append' || records) entry.packed = packed;
       else entry.prepared = { plan: { start: -Infinity, written: docs.length, kept: 0 }, packed };
+    } else if (records) {
+      entry.ready = packRecordsAsync(units, change.fallbackAt, this.index.persistent).then((packed) => {
+        entry.packed = packed;
+      });
+      entry.ready.catch(() => {}); // awaited (and its failure thrown) by flush
+      for (const u of units) for (const p of u.parts) this.chars += p.text.length;
     } else {
       entry.ready =
         change.how === 'append'
@@ -113,7 +130,7 @@ class WriteBatch {
     }
     if (this.pending.length === 0) this.since = Date.now();
     this.pending.push(entry);
-    this.units += docs.length;
+    this.units += entry.count;
     for (const d of docs) for (const p of d.parts) this.chars += p.text.length;
     if (this.pending.length >= 256 || this.units >= 4096 || this.chars >= MAX_PENDING_CHARS || Date.now() - this.since >= MAX_PENDING_MS) await this.flush();
   }
@@ -123,7 +140,7 @@ class WriteBatch {
     await Promise.all(this.pending.map((p) => p.ready));
     const { index, stats } = this;
     index.writing(() => {
-      for (const { change, docs, packed, prepared, helped } of this.pending) {
+      for (const { change, docs, count, packed, prepared, helped } of this.pending) {
         const key = change.mark ? `${this.source}:${change.mark.key}` : undefined;
         // The helper is given only sessions the index did not hold; if one is there now, another
         // search wrote it meanwhile (and the helper's docs, without their texts, could not be compared).
@@ -144,7 +161,10 @@ class WriteBatch {
         const row = index.upsertSession({ source: this.source, id: s.id, title: s.title ?? null, cwd: s.cwd ?? null, updatedAt: s.updatedAt ?? null, location: s.location });
         if (change.how === 'append') {
           index.writePacked(row, packed!);
-          stats.unitsWritten += docs.length;
+          stats.unitsWritten += count;
+        } else if (this.records) {
+          index.replaceRecords(row, packed!);
+          stats.unitsWritten += count;
         } else {
           const { written, kept } = index.replaceUnits(row, docs, prepared);
           stats.unitsWritten += written;
@@ -161,12 +181,13 @@ class WriteBatch {
   }
 }
 
-/** A chunk that crossed from the helper: its data (and its lead's directory) arrive as plain Uint8Arrays. */
+/** A chunk that crossed from the helper: its data (its lead's directory, its records) arrive as plain Uint8Arrays. */
 function asBuffers(c: PackedChunk): PackedChunk {
   const buffer = (d: Uint8Array): Buffer => (Buffer.isBuffer(d) ? d : Buffer.from(d.buffer, d.byteOffset, d.byteLength));
   const d = c.data as Uint8Array;
   const lead = c.lead && !Buffer.isBuffer(c.lead.dir) ? { ...c.lead, dir: buffer(c.lead.dir) } : c.lead;
-  return Buffer.isBuffer(d) && lead === c.lead ? c : { ...c, data: buffer(d), ...(lead ? { lead } : {}) };
+  const records = c.records && buffer(c.records);
+  return Buffer.isBuffer(d) && lead === c.lead && records === c.records ? c : { ...c, data: buffer(d), ...(lead ? { lead } : {}), ...(records ? { records } : {}) };
 }
 
 function removeMissing(index: IndexDb, source: string, present: Set<string>, stats: SyncStats): void {

@@ -235,9 +235,11 @@ describe('the helper thread', () => {
   function dump(): unknown {
     const db = new Database(join(world.data, 'index.db'), { readonly: true });
     try {
-      const chunks = (db.prepare('SELECT id, session, lo, first_unit, nparts, nchars, parts, data FROM chunks ORDER BY id').all() as { data: Buffer }[]).map((c) => ({
+      const text = (b: Buffer): string => (b[0] === 1 ? require('node:zlib').inflateRawSync(b.subarray(1)) : b.subarray(1)).toString('utf8');
+      const chunks = (db.prepare('SELECT id, session, lo, first_unit, nparts, nchars, parts, data, records FROM chunks ORDER BY id').all() as { data: Buffer; records: Buffer | null }[]).map((c) => ({
         ...c,
-        data: (c.data[0] === 1 ? require('node:zlib').inflateRawSync(c.data.subarray(1)) : c.data.subarray(1)).toString('utf8'),
+        data: text(c.data),
+        records: c.records && text(c.records),
       }));
       // The gram keys and how many chunks hold each, as one digest (there are tens of thousands).
       db.exec('CREATE VIRTUAL TABLE temp.vocab USING fts5vocab(main, grams, row)');
