@@ -43,24 +43,18 @@ export function entryToUnit(entry: SessionEntry, index: number, session: string)
   return withMetadata(unit, entry);
 }
 
-/** A record read from its log only when its text or metadata is asked for. */
-class LazyTerminalUnit implements Unit {
-  // `declare`: no per-instance field definitions; a 10,000-record log builds 10,000 of these.
-  declare private cached: SessionEntry | undefined;
+/** A record whose parts, title and ref are made from its entry when asked for. */
+abstract class EntryUnit implements Unit {
   constructor(
     readonly session: string,
     readonly index: number,
-    private readonly path: string,
-    private readonly scan: LogScan,
   ) {}
+  protected abstract get entry(): SessionEntry;
   get source(): string {
     return 'terminal';
   }
   get ref(): string {
     return formatRef('terminal', this.session, this.index);
-  }
-  private get entry(): SessionEntry {
-    return (this.cached ??= normaliseRaw(readSpan(this.path, this.scan, this.index - 1)));
   }
   get parts(): Part[] {
     return partsOf(this.entry);
@@ -79,6 +73,37 @@ class LazyTerminalUnit implements Unit {
   }
   get durationMs(): number | undefined {
     return this.entry.duration_ms;
+  }
+}
+
+/** A record read from its log only when its text or metadata is asked for. */
+class LazyTerminalUnit extends EntryUnit {
+  // `declare`: no per-instance field definitions; a 10,000-record log builds 10,000 of these.
+  declare private cached: SessionEntry | undefined;
+  constructor(
+    session: string,
+    index: number,
+    private readonly path: string,
+    private readonly scan: LogScan,
+  ) {
+    super(session, index);
+  }
+  protected get entry(): SessionEntry {
+    return (this.cached ??= normaliseRaw(readSpan(this.path, this.scan, this.index - 1)));
+  }
+}
+
+/**
+ * A record the index has just read: it packs each one once, so its parts and title are made
+ * then and dropped, rather than kept (with a ref) for every record of a log until it is written.
+ */
+class ReadTerminalUnit extends EntryUnit {
+  constructor(
+    session: string,
+    index: number,
+    protected readonly entry: SessionEntry,
+  ) {
+    super(session, index);
   }
 }
 
@@ -154,7 +179,7 @@ async function updateLog(log: TerminalLogInfo, old: FileMark | undefined): Promi
     }
     positions++;
     start = end;
-    if (isRecord(entry)) units.push(entryToUnit(entry, positions, log.id));
+    if (isRecord(entry)) units.push(new ReadTerminalUnit(log.id, positions, entry));
   }
   return {
     kind: 'read',

@@ -181,19 +181,33 @@ export function* jsonlLinesSync(path: string, opts: { start?: number } = {}): Ge
       if (got === 0) break;
       const buf = chunk.subarray(0, got);
       let from = 0;
-      let nl = buf.indexOf(10, from);
-      while (nl !== -1) {
-        let line: string;
-        if (pending.length > 0) {
-          pending.push(buf.subarray(from, nl));
-          line = Buffer.concat(pending).toString('utf8');
+      if (pending.length > 0) {
+        const nl = buf.indexOf(10);
+        if (nl !== -1) {
+          pending.push(buf.subarray(0, nl));
+          const line = Buffer.concat(pending).toString('utf8');
           pending = [];
-        } else {
-          line = buf.toString('utf8', from, nl);
+          yield { line, terminated: true, end: offset + nl + 1 };
+          from = nl + 1;
         }
-        yield { line, terminated: true, end: offset + nl + 1 };
-        from = nl + 1;
-        nl = buf.indexOf(10, from);
+      }
+      const last = pending.length > 0 ? -1 : buf.lastIndexOf(10);
+      if (last >= from) {
+        // The whole lines of this read decoded at once (one call instead of one per line): a
+        // newline byte is a newline character and never part of another, so the text splits
+        // into the very lines the bytes do. Where the text has as many characters as bytes, each
+        // byte became one character and offsets agree; elsewhere each line's end is found in the bytes.
+        const text = buf.toString('utf8', from, last + 1);
+        const ascii = text.length === last + 1 - from;
+        let at = 0;
+        let byte = from;
+        while (at < text.length) {
+          const nl = text.indexOf('\n', at);
+          byte = ascii ? from + nl + 1 : buf.indexOf(10, byte) + 1;
+          yield { line: text.slice(at, nl), terminated: true, end: offset + byte };
+          at = nl + 1;
+        }
+        from = last + 1;
       }
       // The buffer is reused: a fragment carried to the next read is copied out of it.
       if (from < got) pending.push(Buffer.from(buf.subarray(from)));

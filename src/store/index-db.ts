@@ -329,9 +329,13 @@ export async function packUnitsAsync(docs: UnitDoc[], compress: boolean): Promis
   return encodeAsync(packRaw(docs), compress);
 }
 
-/** packRecords with the text deflated on the thread pool. */
-export async function packRecordsAsync(units: Unit[], fallbackAt: string | undefined, compress: boolean): Promise<PackedChunk[]> {
-  return encodeAsync(packRecordsRaw(units, fallbackAt, compress), compress);
+/**
+ * packRecords with the text deflated on the thread pool: the chunks are known at once (their
+ * sizes count toward a write batch), their data once `ready` resolves.
+ */
+export function packRecordsAsync(units: Unit[], fallbackAt: string | undefined, compress: boolean): { chunks: PackedChunk[]; ready: Promise<PackedChunk[]> } {
+  const packed = packRecordsRaw(units, fallbackAt, compress);
+  return { chunks: packed.chunks, ready: encodeAsync(packed, compress) };
 }
 
 async function encodeAsync({ chunks, raw }: { chunks: PackedChunk[]; raw: Buffer[] }, compress: boolean): Promise<PackedChunk[]> {

@@ -116,11 +116,10 @@ class WriteBatch {
       if (change.how === 'append' || records) entry.packed = packed;
       else entry.prepared = { plan: { start: -Infinity, written: docs.length, kept: 0 }, packed };
     } else if (records) {
-      entry.ready = packRecordsAsync(units, change.fallbackAt, this.index.persistent).then((packed) => {
-        entry.packed = packed;
-      });
+      const { chunks, ready } = packRecordsAsync(units, change.fallbackAt, this.index.persistent);
+      for (const c of chunks) this.chars += c.nchars;
+      entry.ready = ready.then((packed) => void (entry.packed = packed));
       entry.ready.catch(() => {}); // awaited (and its failure thrown) by flush
-      for (const u of units) for (const p of u.parts) this.chars += p.text.length;
     } else {
       entry.ready =
         change.how === 'append'

@@ -117,6 +117,29 @@ describe('the JSONL line rule', () => {
     expect((await streamed(path)).length).toBe(3);
   });
 
+  it('gives each line of a read its own end offset when the read holds multi-byte and broken UTF-8', async () => {
+    // One read decodes all its whole lines at once: the offsets must still be those of the bytes.
+    const broken = Buffer.from([0x7b, 0x22, 0x63, 0x6f, 0x6d, 0x6d, 0x61, 0x6e, 0x64, 0x22, 0x3a, 0x22, 0xe2, 0x82, 0x22, 0x7d]); // a cut 3-byte character
+    const lone = Buffer.from([0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0x80, 0x80, 0x22, 0x7d]); // continuation bytes alone: one character each
+    const text = Buffer.concat([
+      Buffer.from(`${rec(1, { output: '会话 ✓ é' })}\n${rec(2)}\r\n`),
+      broken,
+      Buffer.from('\n'),
+      lone,
+      Buffer.from(`\n\n${rec(3, { output: '🙂'.repeat(3) })}\n${rec(4)}`),
+    ]);
+    const path = file('utf8.jsonl', text);
+    const starts = [0];
+    for (let i = text.indexOf(10); i !== -1; i = text.indexOf(10, i + 1)) starts.push(i + 1);
+    for (const start of starts) {
+      const streamedLines: unknown[] = [];
+      for await (const l of jsonlLines(path, { start })) streamedLines.push(l);
+      expect([...jsonlLinesSync(path, { start })]).toEqual(streamedLines);
+    }
+    const ends = [...jsonlLinesSync(path)].map((l) => l.end);
+    expect(ends).toEqual([...starts.slice(1), text.length]);
+  });
+
   it('drops the lines a head or tail window cuts', () => {
     const lines = [rec(1), rec(2), rec(3), rec(4)];
     const text = lines.join('\n') + '\n';
