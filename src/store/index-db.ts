@@ -106,8 +106,8 @@ export type FileRow = { key: string; size: number; mtime: number; head: string; 
 /** One part of a chunk, as search reads it back. */
 export type StoredPart = { uid: number; n: number; kind: string; label: string | null; text: string; group: number };
 
-/** The text of one chunk, decoded. */
-export type StoredChunk = { id: number; session: number; parts: StoredPart[] };
+/** The text of one chunk, decoded (and a record chunk's list of records). */
+export type StoredChunk = { id: number; session: number; parts: StoredPart[]; records?: RecordEntry[] };
 
 export type PartDir = [ordinal: number, n: number, kind: string, label: string | null, length: number, group: number];
 
@@ -168,10 +168,12 @@ function decode(data: Buffer): string {
 }
 
 /** A chunk's text and part directory, before it is split into parts. */
-export type ChunkText = { text: string; dir: PartDir[] };
+export type ChunkText = { text: string; dir: PartDir[]; records?: RecordEntry[] };
 
 export function decodeChunkText(row: Pick<ChunkRow, 'parts' | 'data' | 'records'>): ChunkText {
-  return { text: decode(row.data), dir: row.records ? recordsDir(decodeRecords(row.records)) : (JSON.parse(row.parts) as PartDir[]) };
+  if (!row.records) return { text: decode(row.data), dir: JSON.parse(row.parts) as PartDir[] };
+  const records = decodeRecords(row.records);
+  return { text: decode(row.data), dir: recordsDir(records), records };
 }
 
 /** The part directory of a record chunk, as a chunk of unit rows states it. */
@@ -192,7 +194,7 @@ export function decodeChunk(row: ChunkRow): StoredChunk {
 }
 
 /** A decoded chunk's text split into its parts. */
-export function splitChunk(id: number, session: number, firstUnit: number, { text, dir }: ChunkText): StoredChunk {
+export function splitChunk(id: number, session: number, firstUnit: number, { text, dir, records }: ChunkText): StoredChunk {
   // Indexed rather than destructured in a for-of: a warm search runs this once, in the
   // interpreter, where the iterator protocol per entry made three chunks' split cost ~5 ms.
   const parts = new Array<StoredPart>(dir.length);
@@ -203,7 +205,7 @@ export function splitChunk(id: number, session: number, firstUnit: number, { tex
     parts[i] = { uid: firstUnit + d[0], n: d[1], kind: d[2], label: d[3], text: text.slice(at, at + length), group: d[5] };
     at += length + 1;
   }
-  return { id, session, parts };
+  return records ? { id, session, parts, records } : { id, session, parts };
 }
 
 let keySet: KeySet | undefined;

@@ -404,13 +404,13 @@ function chunksHolding(keyed: KeyedChunks, held: number): number[] | undefined {
 }
 
 /** Rows of the units `ids` (every unit when undefined) that pass the request's source, status and time filters, in no order. */
-function unitRows(index: IndexDb, req: SearchRequest, ids: number[] | undefined): UnitRow[] {
+function unitRows(index: IndexDb, req: SearchRequest, ids: number[] | undefined, decoded?: Map<number, StoredChunk | undefined>): UnitRow[] {
   if (!ids) return [...rowsOfUnits(index, req, undefined), ...recordRows(index, req, undefined)];
   const units: number[] = [];
   const records: number[] = [];
   for (const id of ids) (isRecordUnit(id) ? records : units).push(id);
   const rows = units.length > 0 ? rowsOfUnits(index, req, units) : [];
-  if (records.length > 0) for (const r of recordRows(index, req, records)) rows.push(r);
+  if (records.length > 0) for (const r of recordRows(index, req, records, decoded)) rows.push(r);
   return rows;
 }
 
@@ -446,10 +446,11 @@ function rowsOfUnits(index: IndexDb, req: SearchRequest, ids: number[] | undefin
 type RecordChunkRow = { id: number; first_unit: number; records: Buffer; source: string; sid: string; session_title: string | null };
 
 /**
- * Rows of terminal records (`ids`, or all of them), read from their chunks' record lists with
- * the filters rowsOfUnits puts in SQL: a time compared as SQL compares NULL (never passes).
+ * Rows of terminal records (`ids`, or all of them), read from their chunks' record lists (those
+ * the search decoded already, else from the row) with the filters rowsOfUnits puts in SQL: a
+ * time compared as SQL compares NULL (never passes).
  */
-function recordRows(index: IndexDb, req: SearchRequest, ids: number[] | undefined): UnitRow[] {
+function recordRows(index: IndexDb, req: SearchRequest, ids: number[] | undefined, decoded?: Map<number, StoredChunk | undefined>): UnitRow[] {
   const src = sourceFilter(req.target);
   const params: unknown[] = [...src.params];
   let wanted: Map<number, number[]> | undefined;
@@ -468,7 +469,7 @@ function recordRows(index: IndexDb, req: SearchRequest, ids: number[] | undefine
   const sql = `SELECT c.id, c.first_unit, c.records, s.source, s.sid, s.title AS session_title FROM chunks c JOIN sessions s ON s.id = c.session WHERE ${chunks} AND ${src.sql}`;
   const out: UnitRow[] = [];
   for (const c of index.stmt(sql).all(...params) as RecordChunkRow[]) {
-    const records = decodeRecords(c.records);
+    const records = decoded?.get(c.id)?.records ?? decodeRecords(c.records);
     const ordinals = wanted ? wanted.get(c.id)!.map((uid) => uid - c.first_unit) : records.map((_, k) => k);
     for (const k of ordinals) {
       const entry = records[k];
@@ -568,8 +569,8 @@ function settle(index: IndexDb, chunks: Map<number, StoredChunk | undefined>, re
   return { unique: withoutReplays(index, chunks, kept), folded, own };
 }
 
-function candidatesOf(index: IndexDb, req: SearchRequest, matched: Map<number, UnitMatch>, ids: number[], allTerms: (m: UnitMatch) => boolean): Candidate[] {
-  return unitRows(index, req, ids).map((row) => {
+function candidatesOf(index: IndexDb, req: SearchRequest, matched: Map<number, UnitMatch>, ids: number[], allTerms: (m: UnitMatch) => boolean, decoded: Map<number, StoredChunk | undefined>): Candidate[] {
+  return unitRows(index, req, ids, decoded).map((row) => {
     const m = matched.get(row.uid)!;
     return { ...row, score: m.score, bestPart: m.part, allTerms: allTerms(m) };
   });
@@ -649,7 +650,7 @@ function leadLevel(index: IndexDb, req: SearchRequest, scan: TermScan, chunks: M
       else open.set(u.chunk, Math.min(open.get(u.chunk) ?? Infinity, m.score, -bound));
     }
     const matched = new Map(members);
-    const settled = settle(index, chunks, req, candidatesOf(index, req, matched, [...matched.keys()], () => held === terms));
+    const settled = settle(index, chunks, req, candidatesOf(index, req, matched, [...matched.keys()], () => held === terms, chunks));
     let read: number[];
     if (req.sort === 'time' || settled.unique.length < need) read = [...open.keys()];
     else {
@@ -691,7 +692,7 @@ function byCoverage(index: IndexDb, req: SearchRequest, words: string[], chunks:
       scan.read(chunksHolding(keyed, held));
       const units = [...scan.units].filter(([, u]) => u.held === held);
       const matched = rankUnits(rank.totals, units);
-      level = { ...settle(index, chunks, req, candidatesOf(index, req, matched, units.map(([uid]) => uid), () => held === lowered.length)), exact: true };
+      level = { ...settle(index, chunks, req, candidatesOf(index, req, matched, units.map(([uid]) => uid), () => held === lowered.length, chunks)), exact: true };
     }
     total += level.unique.length;
     folded += level.folded;
@@ -723,7 +724,7 @@ export function search(index: IndexDb, req: SearchRequest): SearchResult {
       scan.read(candidateChunks(index, lowered, req.operator));
       const matched = rankUnits(rank.totals, [...scan.units].filter(([, u]) => u.full), rank.idf, req.operator === 'and');
       const ids = [...matched.keys()].filter((uid) => req.operator !== 'and' || matched.get(uid)!.together);
-      candidates = candidatesOf(index, req, matched, ids, (m) => m.found.every((f) => f === 1));
+      candidates = candidatesOf(index, req, matched, ids, (m) => m.found.every((f) => f === 1), chunks);
     } else {
       candidates = unitRows(index, req, undefined).map((row) => ({ ...row, score: 0, bestPart: null, allTerms: true }));
       // Without terms, `--kind` keeps the units that have a part of the kind.
