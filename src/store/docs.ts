@@ -53,6 +53,7 @@ const OUTPUT_KINDS = new Set(['output', 'tool_output']);
 const LIMITS = { output: { max: 16 * 1024, tail: 4 * 1024 }, other: { max: 64 * 1024, tail: 16 * 1024 } };
 
 function indexedText(kind: string, text: string): string {
+  if (text.length <= LIMITS.output.max) return text; // most parts: no limit to look up
   const { max, tail } = OUTPUT_KINDS.has(kind) ? LIMITS.output : LIMITS.other;
   if (text.length <= max) return text;
   return `${text.slice(0, max - tail)}\n…\n${text.slice(-tail)}`;
@@ -60,7 +61,10 @@ function indexedText(kind: string, text: string): string {
 
 /** A part's text as the index keeps it, or undefined for a blank part, which is not kept. */
 export function keptText(kind: string, text: string): string | undefined {
-  return /\S/.test(text) ? indexedText(kind, text) : undefined; // not trim(): that copies a long output to look at its ends
+  // Most texts start with a printable ASCII character; the others are looked through (not with
+  // trim(): that copies a long output to look at its ends).
+  const first = text.charCodeAt(0);
+  return (first > 32 && first < 127) || /\S/.test(text) ? indexedText(kind, text) : undefined;
 }
 
 /** Each part's group: a tool output joins the call with its call id. */
