@@ -11,13 +11,16 @@ import { epochMs, keptText, statusOf, type StatusName } from './docs.js';
 
 /**
  * Record k of chunk c has the unit id -c·RECORD_SPAN + k: negative, so it never meets a unit
- * row's id, and the chunk is known from the id alone. A chunk holds far fewer records than
- * this (see MAX_RECORDS).
+ * row's id, and the chunk is known from the id alone.
  */
 const RECORD_SPAN = 2 ** 20;
 
-/** Records per chunk at most, whatever their size (a record of blank parts adds no text). */
-export const MAX_RECORDS = 4096;
+/**
+ * Records per chunk at most. Never reached: a record has a part that is not blank, so it adds
+ * at least two characters to a chunk of 64 K. Chunks end where unit chunks would, so the
+ * collection statistics ranking reads are those of unit rows.
+ */
+export const MAX_RECORDS = RECORD_SPAN - 1;
 
 export const recordsFirstUnit = (chunkId: number): number => -chunkId * RECORD_SPAN;
 export const isRecordUnit = (uid: number): boolean => uid < 0;
