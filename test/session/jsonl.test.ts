@@ -82,6 +82,14 @@ describe('the JSONL line rule', () => {
     expect(stats).toEqual({ malformed: 0, nulPadded: 2, partialTail: false });
   });
 
+  it('counts a record holding a raw NUL inside a string as NUL-padded, and reads an escaped one', async () => {
+    const text = `${rec(1)}\n${rec(2).replace('c2', 'c\u00002')}\n${rec(3, { output: 'a\u0000b' })}\n`;
+    const { records, stats } = await allReaders(file('nul-in-string.jsonl', text), text);
+    expect(records.map((r) => (r as { command: string }).command)).toEqual(['c1', 'c3']);
+    expect((records[1] as { output: string }).output).toBe('a\u0000b');
+    expect(stats).toEqual({ malformed: 0, nulPadded: 1, partialTail: false });
+  });
+
   it('flags an unterminated, unparseable last line as a partial tail, not as malformed', async () => {
     const text = `${rec(1)}\nnot json\n${rec(2).slice(0, 20)}`;
     const { records, stats } = await allReaders(file('tail.jsonl', text), text);
