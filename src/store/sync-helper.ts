@@ -160,16 +160,22 @@ export async function serveSyncHelper(): Promise<void> {
   } finally {
     process.stderr.write = write;
   }
+  // SIVTR_INDEX_HELPER_FAULT=exit-after-N: the thread dies right after its Nth answer, so tests
+  // prove the main thread reads what the helper was given and never gave back. (Dying when the
+  // job after the Nth arrived lost the Nth answer whenever that job came while it was read.)
+  const fault = /^exit-after-(\d+)$/.exec(init.env.SIVTR_INDEX_HELPER_FAULT ?? '');
+  const lastAnswer = fault ? Number(fault[1]) : Infinity;
   let answered = 0;
+  const answer = (reply: Reply): void => {
+    if (answered >= lastAnswer) return;
+    port.postMessage(reply);
+    if (++answered >= lastAnswer) process.exit(1);
+  };
   port.on('message', (job: Job) => {
-    // SIVTR_INDEX_HELPER_FAULT=exit-after-N: the thread dies after N answers, so tests prove the
-    // main thread reads what the helper was given and never gave back.
-    const fault = /^exit-after-(\d+)$/.exec(init.env.SIVTR_INDEX_HELPER_FAULT ?? '');
-    if (fault && answered >= Number(fault[1])) process.exit(1);
-    answered++;
+    if (answered >= lastAnswer) return;
     void readOne(init, sessions, job).then(
-      (result) => port.postMessage(result ? ({ type: 'done', seq: job.seq, result } satisfies Reply) : ({ type: 'missing', seq: job.seq } satisfies Reply)),
-      () => port.postMessage({ type: 'missing', seq: job.seq } satisfies Reply),
+      (result) => answer(result ? { type: 'done', seq: job.seq, result } : { type: 'missing', seq: job.seq }),
+      () => answer({ type: 'missing', seq: job.seq }),
     );
   });
   port.postMessage({ type: 'ready' } satisfies Reply);
