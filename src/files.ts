@@ -3,7 +3,17 @@
 // replacement through a rename, so a reader never sees a half-written file.
 import { chmodSync, existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { dirname, join, sep } from 'node:path';
+
+/**
+ * The path of `name`, an entry that listing `dir` gave (no separator, never `.` or `..`), inside
+ * `dir`, a path `join` made: what `join(dir, name)` gives, without normalising the whole path
+ * again. Listing sessions names every file so, and in a fresh process `join` cost ~6 µs a call
+ * against ~0.2 µs for this (1,000 calls; the code runs once, before V8 optimises it).
+ */
+export function childPath(dir: string, name: string): string {
+  return dir.endsWith(sep) ? dir + name : dir + sep + name;
+}
 
 /** $HOME (or %USERPROFILE%), falling back to the account's home directory. */
 export function home(env: NodeJS.ProcessEnv): string {

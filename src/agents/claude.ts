@@ -5,6 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { warn } from '../errors.js';
+import { childPath } from '../files.js';
 import { headRecords, newJsonlStats, readJsonlNumbered, tailRecords, textRecords } from '../session/jsonl.js';
 import {
   expandHome, homeOf, imagePlaceholder, isInjectedText, isObject, labelToolOutputs, prettyArgs,
@@ -400,7 +401,7 @@ function* subagentSummaries(projects: string, opts: DiscoverOptions): Generator<
       const dir = join(projects, project.name, session.name, 'subagents');
       for (const file of readDirQuiet(dir, 'Claude Code subagents', opts.warn ?? warn)) {
         if (!file.isFile() || !file.name.startsWith('agent-') || !file.name.endsWith('.jsonl')) continue;
-        const path = join(dir, file.name);
+        const path = childPath(dir, file.name);
         const st = statOrUndefined(path);
         if (!st) continue;
         try {

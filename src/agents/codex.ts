@@ -1,8 +1,9 @@
 // Codex CLI rollouts (docs/formats.md): `$CODEX_HOME/sessions/YYYY/MM/DD/rollout-…-<id>.jsonl`.
 // Three eras are read by the same loop: bare response items (≤ Sept 2025), `{timestamp, type,
 // payload}` envelopes, and the 0.14x+ drift (paginated mode, `item_completed`, ordinals).
-import { basename, join } from 'node:path';
+import { basename, join, normalize } from 'node:path';
 import { warn } from '../errors.js';
+import { childPath } from '../files.js';
 import { firstLine, jsonlLines, newJsonlStats, parseJsonlLine, readJsonlSync, readRange, tailRecords, textLines, type JsonlStats } from '../session/jsonl.js';
 import { withDecompressed, zstdHead } from './zstd.js';
 import { columnsOf, openReadOnly } from './sqlite.js';
@@ -37,7 +38,8 @@ export function codexHome(env: NodeJS.ProcessEnv): string {
 function rolloutRoots(env: NodeJS.ProcessEnv): string[] {
   const roots = [join(codexHome(env), 'sessions')];
   const extra = env.SIVTR_CODEX_SESSION_DIRS;
-  if (extra) for (const d of extra.split(process.platform === 'win32' ? ';' : ':')) if (d) roots.push(expandHome(d, env));
+  // Normalised as `join` leaves its results: files below are named by childPath.
+  if (extra) for (const d of extra.split(process.platform === 'win32' ? ';' : ':')) if (d) roots.push(normalize(expandHome(d, env)));
   return [...new Set(roots)];
 }
 
@@ -621,7 +623,7 @@ function summarize(path: string, size: number, mtimeMs: number): TranscriptSumma
 
 function* rolloutFiles(dir: string, say: (m: string) => void, depth = 0): Generator<string> {
   for (const entry of readDirQuiet(dir, 'Codex sessions', say)) {
-    const path = join(dir, entry.name);
+    const path = childPath(dir, entry.name);
     if (entry.isDirectory()) {
       if (depth < 4) yield* rolloutFiles(path, say, depth + 1);
     } else if (entry.name.startsWith('rollout-') && (entry.name.endsWith('.jsonl') || entry.name.endsWith('.jsonl.zst'))) yield path;

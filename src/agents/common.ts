@@ -4,6 +4,7 @@ import { readdirSync, statSync, type Stats } from 'node:fs';
 import { join } from 'node:path';
 import stripAnsi from 'strip-ansi';
 import type { Transcript, Block, BlockKind, DiscoverOptions, TranscriptSummary } from './types.js';
+import { childPath } from '../files.js';
 import { count } from '../plural.js';
 import { maskSecrets } from '../text/secrets.js';
 
@@ -196,7 +197,7 @@ export function* filesInFolders(root: string, what: string, accept: (name: strin
   for (const dir of readDirQuiet(root, what, warn)) {
     if (!dir.isDirectory()) continue;
     const folder = join(root, dir.name);
-    for (const file of readDirQuiet(folder, what, warn)) if (!file.isDirectory() && accept(file.name)) yield join(folder, file.name);
+    for (const file of readDirQuiet(folder, what, warn)) if (!file.isDirectory() && accept(file.name)) yield childPath(folder, file.name);
   }
 }
 

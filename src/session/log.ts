@@ -2,8 +2,8 @@
 // are salvaged (the original kept beside the log, the lines blanked) by the next append or the
 // next reader, so a corrupt or legacy log never blocks recording and never loses a line.
 import { closeSync, existsSync, fchmodSync, fstatSync, openSync, readdirSync, readFileSync, statSync, writeSync } from 'node:fs';
-import { ensurePrivateDir } from '../files.js';
-import { dirname, join } from 'node:path';
+import { childPath, ensurePrivateDir } from '../files.js';
+import { dirname } from 'node:path';
 import { SivtrError, warn } from '../errors.js';
 import { isEntryShape, normaliseRaw, parseRawEntryLine, serializeEntry, type RawEntry, type SessionEntry } from './entry.js';
 import { newJsonlStats, parseJsonlLine, skippedLines, textLines } from './jsonl.js';
@@ -159,7 +159,7 @@ export function listTerminalLogs(env: Env = process.env): TerminalLogInfo[] {
   const logs: TerminalLogInfo[] = [];
   for (const name of names) {
     if (!name.endsWith('.jsonl')) continue;
-    const path = join(dir, name);
+    const path = childPath(dir, name);
     try {
       const st = statSync(path);
       if (st.isFile()) logs.push({ id: name.slice(0, -'.jsonl'.length), path, mtimeMs: st.mtimeMs, size: st.size });
