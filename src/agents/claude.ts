@@ -396,9 +396,9 @@ function* subagentSummaries(projects: string, opts: DiscoverOptions): Generator<
   const quiet = (): void => {};
   for (const project of readDirQuiet(projects, 'Claude Code sessions', quiet)) {
     if (!project.isDirectory()) continue;
-    for (const session of readDirQuiet(join(projects, project.name), 'Claude Code sessions', quiet)) {
+    for (const session of readDirQuiet(childPath(projects, project.name), 'Claude Code sessions', quiet)) {
       if (!session.isDirectory()) continue;
-      const dir = join(projects, project.name, session.name, 'subagents');
+      const dir = childPath(projects, project.name, session.name, 'subagents');
       for (const file of readDirQuiet(dir, 'Claude Code subagents', opts.warn ?? warn)) {
         if (!file.isFile() || !file.name.startsWith('agent-') || !file.name.endsWith('.jsonl')) continue;
         const path = childPath(dir, file.name);

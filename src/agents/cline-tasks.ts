@@ -12,6 +12,7 @@
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { warn } from '../errors.js';
+import { childPath } from '../files.js';
 import {
   expandHome, homeOf, imagePlaceholder, isObject, joinContent, labelToolOutputs, prettyArgs, pushBlock, readDirQuiet,
   statOrUndefined, str, titleFrom, toIso, UnreadableFiles,
@@ -25,14 +26,16 @@ const EDITORS = ['Code', 'Code - Insiders', 'VSCodium', 'Cursor', 'Windsurf'];
 
 /** `<editor data>/User/globalStorage/<extension id>` for every editor and platform layout. */
 export function extensionStorages(env: NodeJS.ProcessEnv, extensionId: string): string[] {
-  const home = homeOf(env);
+  // Every search asks (its index check names each storage): one join for each root, then plain
+  // names below it (childPath), which give the very paths join would.
+  const home = join(homeOf(env));
   const roots: string[] = [];
   if (process.platform === 'darwin') roots.push(join(home, 'Library', 'Application Support'));
-  else if (process.platform === 'win32') roots.push(env.APPDATA ?? join(home, 'AppData', 'Roaming'));
-  else roots.push(env.XDG_CONFIG_HOME ? expandHome(env.XDG_CONFIG_HOME, env) : join(home, '.config'));
-  const out = roots.flatMap((root) => EDITORS.map((app) => join(root, app, 'User', 'globalStorage', extensionId)));
+  else if (process.platform === 'win32') roots.push(join(env.APPDATA ?? join(home, 'AppData', 'Roaming')));
+  else roots.push(env.XDG_CONFIG_HOME ? join(expandHome(env.XDG_CONFIG_HOME, env)) : join(home, '.config'));
+  const out = roots.flatMap((root) => EDITORS.map((app) => childPath(root, app, 'User', 'globalStorage', extensionId)));
   // VS Code's remote servers (SSH, containers, Codespaces) keep their own user data.
-  for (const remote of ['.vscode-server', '.vscode-remote', '.cursor-server', '.windsurf-server']) out.push(join(home, remote, 'data', 'User', 'globalStorage', extensionId));
+  for (const remote of ['.vscode-server', '.vscode-remote', '.cursor-server', '.windsurf-server']) out.push(childPath(home, remote, 'data', 'User', 'globalStorage', extensionId));
   return out;
 }
 
@@ -229,6 +232,7 @@ function uiTimes(dir: string): { first?: string; last?: string } {
   }
 }
 
+/** `storages`: normalised paths (as `join` leaves them): the paths below them are named by childPath. */
 export type TaskStore = { name: string; label: string; storages: (env: NodeJS.ProcessEnv) => string[] };
 
 function loadTask(store: TaskStore, dir: string, index?: IndexItem): Transcript {
@@ -259,14 +263,14 @@ async function* discover(store: TaskStore, opts: DiscoverOptions): AsyncIterable
   const say = opts.warn ?? warn;
   const unreadable = new UnreadableFiles();
   for (const storage of store.storages(opts.env)) {
-    const tasks = join(storage, 'tasks');
+    const tasks = childPath(storage, 'tasks');
     const entries = readDirQuiet(tasks, `${store.label} tasks`, say);
     if (entries.length === 0) continue;
     let index: Map<string, IndexItem> | undefined;
     for (const e of entries) {
       if (!e.isDirectory()) continue;
-      const dir = join(tasks, e.name);
-      const file = join(dir, 'api_conversation_history.json');
+      const dir = childPath(tasks, e.name);
+      const file = childPath(dir, 'api_conversation_history.json');
       const st = statOrUndefined(file);
       if (!st) continue;
       try {

@@ -5,7 +5,7 @@ import { expandHome, homeOf } from './common.js';
 import { extensionStorages, taskProvider } from './cline-tasks.js';
 
 function cliData(env: NodeJS.ProcessEnv): string {
-  if (env.CLINE_DATA_DIR) return expandHome(env.CLINE_DATA_DIR, env);
+  if (env.CLINE_DATA_DIR) return join(expandHome(env.CLINE_DATA_DIR, env)); // normalised, as storages are (cline-tasks.ts names paths below them with childPath)
   return join(env.CLINE_DIR ? expandHome(env.CLINE_DIR, env) : join(homeOf(env), '.cline'), 'data');
 }
 

@@ -1,7 +1,7 @@
 // Helpers every provider needs: text clean-up, placeholders, tool pairing and listing walks
 // (lines are read by session/jsonl.ts).
 import { readdirSync, statSync, type Stats } from 'node:fs';
-import { join } from 'node:path';
+import { normalize } from 'node:path';
 import stripAnsi from 'strip-ansi';
 import type { Transcript, Block, BlockKind, DiscoverOptions, TranscriptSummary } from './types.js';
 import { childPath } from '../files.js';
@@ -194,9 +194,10 @@ export function* summariesOfFiles(paths: Iterable<string>, what: string, summari
 
 /** Files `accept` takes in every folder of `root` (`<root>/<folder>/<file>`: Claude projects, Pi sessions). */
 export function* filesInFolders(root: string, what: string, accept: (name: string) => boolean, warn: (m: string) => void): Generator<string> {
-  for (const dir of readDirQuiet(root, what, warn)) {
+  const base = normalize(root);
+  for (const dir of readDirQuiet(base, what, warn)) {
     if (!dir.isDirectory()) continue;
-    const folder = join(root, dir.name);
+    const folder = childPath(base, dir.name);
     for (const file of readDirQuiet(folder, what, warn)) if (!file.isDirectory() && accept(file.name)) yield childPath(folder, file.name);
   }
 }

@@ -3,7 +3,7 @@
 // costs a readdir and a stat per file. It is a cache: deleting it loses nothing, and any read
 // or write failure just means working without it.
 import { readFileSync } from 'node:fs';
-import { writeFileAtomic } from '../files.js';
+import { childPath, writeFileAtomic } from '../files.js';
 import { join } from 'node:path';
 import { dataDir } from '../session/paths.js';
 import type { TranscriptSummary, SummaryMemo } from './types.js';
@@ -21,6 +21,14 @@ function pack(summary: TranscriptSummary): Stored {
   return rest;
 }
 
+/** `<data>/cache`, joined once for the data dir in use: every provider's listing loads its cache. */
+let cacheDir: { data: string; dir: string } | undefined;
+function cacheDirOf(env: NodeJS.ProcessEnv): string {
+  const data = dataDir(env);
+  if (cacheDir?.data !== data) cacheDir = { data, dir: join(data, 'cache') };
+  return cacheDir.dir;
+}
+
 export class ListingCache implements SummaryMemo {
   private entries: Record<string, CacheEntry> = {};
   /** (mtime, size) of every location seen in this run, so callers need not stat again. */
@@ -33,7 +41,7 @@ export class ListingCache implements SummaryMemo {
   ) {}
 
   static load(provider: string, env: NodeJS.ProcessEnv): ListingCache {
-    const cache = new ListingCache(provider, join(dataDir(env), 'cache', `agents-${provider}.json`));
+    const cache = new ListingCache(provider, childPath(cacheDirOf(env), `agents-${provider}.json`));
     try {
       const parsed = JSON.parse(readFileSync(cache.path, 'utf8')) as { version?: number; entries?: Record<string, CacheEntry> };
       if (parsed.version === VERSION && parsed.entries) cache.entries = parsed.entries;
