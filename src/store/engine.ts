@@ -165,6 +165,7 @@ export class WarmSearch {
         throw new Error('the index cannot be kept');
       }
       this.index = opened.index;
+      this.index.keepLeads = true;
       this.syncedAt = -Infinity;
     }
     if (Date.now() - this.syncedAt < this.freshMs) return;

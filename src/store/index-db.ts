@@ -117,9 +117,11 @@ export type PackedLead = { n: number; dir: Buffer; text: string };
 /**
  * Units packed into chunks, ready to be written: everything but the row ids is known. A chunk of
  * terminal records has no docs (its records get no unit rows) but `records`, their list, and
- * `count`, how many there are.
+ * `count`, how many there are. `lead` is required (null: no part of the chunk is a lead part):
+ * search leaves unread a chunk whose lead says its units cannot reach the page, so every way of
+ * packing a chunk must state it (leadOf).
  */
-export type PackedChunk = { lo: number; docs: UnitDoc[]; parts: string; nparts: number; nchars: number; keys: string; data: Buffer; lead?: PackedLead; records?: Buffer; count: number };
+export type PackedChunk = { lo: number; docs: UnitDoc[]; parts: string; nparts: number; nchars: number; keys: string; data: Buffer; lead: PackedLead | null; records?: Buffer; count: number };
 
 /** Parts of this weight and more are a chunk's lead: few characters, and they rank above the rest. */
 export const LEAD_WEIGHT = 2;
@@ -132,10 +134,10 @@ export const LEAD_KINDS = Object.keys(PART_WEIGHT).filter(isLeadKind);
 const LEAD_FIELDS = 5;
 
 /** The lead of a chunk whose parts are `dir`, with their texts in the same order. */
-export function leadOf(dir: PartDir[], texts: string[]): PackedLead | undefined {
+export function leadOf(dir: PartDir[], texts: string[]): PackedLead | null {
   const picked: number[] = [];
   for (let i = 0; i < dir.length; i++) if (isLeadKind(dir[i]![2])) picked.push(i);
-  if (picked.length === 0) return undefined;
+  if (picked.length === 0) return null;
   const out = Buffer.alloc(picked.length * LEAD_FIELDS * 4);
   picked.forEach((i, k) => {
     const d = dir[i]!;
@@ -232,8 +234,7 @@ function packRaw(docs: UnitDoc[]): { chunks: PackedChunk[]; raw: Buffer[] } {
   let chars = 0;
   const flush = (): void => {
     const text = texts.join('\u0000');
-    const lead = leadOf(dir, texts);
-    chunks.push({ lo: group[0]!.index, docs: group, parts: JSON.stringify(dir), nparts: dir.length, nchars: text.length, keys: keyTokens(text), data: RAW, ...(lead ? { lead } : {}), count: group.length });
+    chunks.push({ lo: group[0]!.index, docs: group, parts: JSON.stringify(dir), nparts: dir.length, nchars: text.length, keys: keyTokens(text), data: RAW, lead: leadOf(dir, texts), count: group.length });
     raw.push(Buffer.from(text, 'utf8'));
     group = [];
     dir = [];
@@ -277,8 +278,7 @@ function packRecordsRaw(units: Unit[], fallbackAt: string | undefined, compress:
     const text = texts.join('\u0000');
     const list = Buffer.from(JSON.stringify(records), 'utf8');
     const stored = worthDeflating(list, compress) ? Buffer.concat([DEFLATED, deflateRawSync(list, { level: 1 })]) : Buffer.concat([RAW, list]);
-    const lead = leadOf(leadDir, leadTexts);
-    chunks.push({ lo, docs: [], parts: '', nparts: texts.length, nchars: text.length, keys: keyTokens(text), data: RAW, ...(lead ? { lead } : {}), records: stored, count: records.length });
+    chunks.push({ lo, docs: [], parts: '', nparts: texts.length, nchars: text.length, keys: keyTokens(text), data: RAW, lead: leadOf(leadDir, leadTexts), records: stored, count: records.length });
     raw.push(Buffer.from(text, 'utf8'));
     records = [];
     texts = [];
@@ -389,8 +389,21 @@ function unitsFrom(docs: UnitDoc[], start: number): UnitDoc[] {
 /** What replacing a session's units will do, decided from what the index holds now. */
 export type ReplacePlan = { start: number; written: number; kept: number };
 
+/** A chunk's lead as a long-lived process keeps it, lower-cased once. */
+export type CachedLead = { chunk: number; session: number; firstUnit: number; dir: PartDir[]; text: string; lower: string };
+
+export type LeadCache = { leads: CachedLead[]; byChunk: Map<number, CachedLead>; sourceOf: Map<number, string> };
+
+/** Lead characters a long-lived process keeps decoded at most (about twice as many bytes). */
+const MAX_CACHED_LEAD_CHARS = 32 * 1024 * 1024;
+
 export class IndexDb {
   private stmts = new Map<string, Statement>();
+  /** Set by a long-lived process (the MCP server): the leads stay decoded between searches. */
+  keepLeads = false;
+  private leadCache: { stamp: string; cache: LeadCache | undefined } | undefined;
+  /** Write transactions run through this connection; with data_version (others'), says when the index changed. */
+  private writes = 0;
   /** Gram rows held back until the end of the current write (see `writing`). */
   private deferredGrams: [number, string][] | undefined;
 
@@ -636,7 +649,35 @@ export class IndexDb {
 
   /** BEGIN IMMEDIATE: a concurrent search waits for the write lock (busy timeout) instead of failing to upgrade a read. */
   transaction<T>(fn: () => T): T {
+    this.writes++;
     return this.db.transaction(fn).immediate();
+  }
+
+  /**
+   * Every lead, decoded and lower-cased, kept while the index is unchanged (a commit by another
+   * connection changes data_version, one by this connection `writes`); undefined unless
+   * `keepLeads`, or when the leads are too large to keep.
+   */
+  cachedLeads(): LeadCache | undefined {
+    if (!this.keepLeads) return undefined;
+    const stamp = `${this.db.pragma('data_version', { simple: true }) as number}:${this.writes}`;
+    if (this.leadCache?.stamp === stamp) return this.leadCache.cache;
+    this.leadCache = undefined;
+    const leads: CachedLead[] = [];
+    let chars = 0;
+    let cache: LeadCache | undefined;
+    const rows = this.stmt('SELECT chunk, session, first_unit, dir, text FROM leads').raw(true).iterate() as Iterable<[number, number, number, Buffer, string]>;
+    for (const [chunk, session, firstUnit, dir, text] of rows) {
+      chars += text.length;
+      if (chars > MAX_CACHED_LEAD_CHARS) break;
+      leads.push({ chunk, session, firstUnit, dir: decodeLeadDir(dir), text, lower: text.toLowerCase() });
+    }
+    if (chars <= MAX_CACHED_LEAD_CHARS) {
+      const sourceOf = new Map((this.stmt('SELECT id, source FROM sessions').raw(true).all() as [number, string][]).map(([id, source]) => [id, source]));
+      cache = { leads, byChunk: new Map(leads.map((l) => [l.chunk, l])), sourceOf };
+    }
+    this.leadCache = { stamp, cache };
+    return cache;
   }
 
   close(): void {

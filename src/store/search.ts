@@ -9,7 +9,7 @@ import { displayIds } from '../memory/display-id.js';
 import { formatRef } from '../memory/ref.js';
 import { findSource, recordSourceNames } from '../memory/sources.js';
 import { isSivtrReadOnly } from '../memory/self-commands.js';
-import { decodeChunkText, decodeLeadDir, isLeadKind, splitChunk, type ChunkRow, type IndexDb, type PartDir, type StoredChunk, type StoredPart } from './index-db.js';
+import { decodeChunkText, decodeLeadDir, isLeadKind, splitChunk, type CachedLead, type ChunkRow, type IndexDb, type PartDir, type StoredChunk, type StoredPart } from './index-db.js';
 import { hasTerms, queryTerms, snippet, type QueryTerms } from './query.js';
 import { PART_WEIGHT, type StatusName } from './docs.js';
 import { termKeys } from './grams.js';
@@ -120,7 +120,7 @@ const MAX_TF = 64;
  * none does. Each term is looked for once over the whole lower-cased chunk when lower-casing
  * kept every offset (it nearly always does), else part by part.
  */
-function countTerms(text: string, dir: PartDir[], terms: string[], kinds: Set<string> | undefined): (number[] | undefined)[] {
+function countTerms(text: string, dir: PartDir[], terms: string[], kinds: Set<string> | undefined, lowered?: string): (number[] | undefined)[] {
   const counts: (number[] | undefined)[] = new Array(dir.length);
   const starts = new Array<number>(dir.length + 1);
   starts[0] = 0;
@@ -130,7 +130,7 @@ function countTerms(text: string, dir: PartDir[], terms: string[], kinds: Set<st
     const tf = (counts[p] ??= new Array<number>(terms.length).fill(0));
     return ++tf[t]!;
   };
-  const lower = text.toLowerCase();
+  const lower = lowered ?? text.toLowerCase();
   if (lower.length === text.length) {
     for (let t = 0; t < terms.length; t++) {
       const term = terms[t]!;
@@ -198,6 +198,7 @@ class TermScan {
   /** Per term, the lead parts (of the searched kinds) holding it, over every lead read. */
   readonly df: number[];
   private readonly src: { sql: string; params: string[] };
+  private readonly target: string;
   readonly kinds: Set<string> | undefined;
 
   constructor(
@@ -208,6 +209,7 @@ class TermScan {
     private readonly decoded: Map<number, StoredChunk | undefined>,
   ) {
     this.src = sourceFilter(req.target);
+    this.target = req.target;
     this.kinds = allowedKinds(req.field, req.kinds);
     this.df = new Array<number>(lowered.length).fill(0);
   }
@@ -245,20 +247,43 @@ class TermScan {
 
   /** Reads the leads of the chunks among `chunkIds` (every chunk of the target when undefined) not read yet. */
   readLead(chunkIds: number[] | undefined): void {
+    const cache = this.index.cachedLeads();
+    if (cache) {
+      const wanted = this.sourceTest();
+      const pick = (l: CachedLead | undefined): void => {
+        if (l && !this.leadScanned.has(l.chunk) && wanted(cache.sourceOf.get(l.session))) this.leadRead(l.chunk, l.firstUnit, l.dir, l.text, l.lower);
+      };
+      if (chunkIds) for (const id of chunkIds) pick(cache.byChunk.get(id));
+      else for (const l of cache.leads) pick(l);
+      return;
+    }
     const q = this.query('c.chunk, c.first_unit, c.dir, c.text FROM leads c', 'c.chunk', chunkIds, this.leadScanned);
     if (!q) return;
-    const terms = this.lowered.length;
     // raw(): arrays instead of an object per row, about half the cost of reading them.
     for (const [chunk, firstUnit, dirData, text] of this.index.stmt(q.sql).raw(true).all(...q.params) as LeadRow[]) {
-      if (this.leadScanned.has(chunk)) continue;
-      this.leadScanned.add(chunk);
-      const dir = decodeLeadDir(dirData);
-      const counts = countTerms(text, dir, this.lowered, this.kinds);
-      for (const tf of counts) if (tf) for (let t = 0; t < terms; t++) if (tf[t]! > 0) this.df[t]!++;
-      this.leads.set(chunk, { firstUnit, dir, text });
-      if (this.scanned.has(chunk)) continue;
-      this.leadUnits.set(chunk, this.add(chunk, firstUnit, dir, counts, false));
+      if (!this.leadScanned.has(chunk)) this.leadRead(chunk, firstUnit, decodeLeadDir(dirData), text);
     }
+  }
+
+  /** What sourceFilter says in SQL, as a test of a session's source. */
+  private sourceTest(): (source: string | undefined) => boolean {
+    const { target } = this;
+    if (target === 'all') return (s) => s !== undefined;
+    if (target === 'agent') {
+      const records = new Set(recordSourceNames());
+      return (s) => s !== undefined && !records.has(s);
+    }
+    return (s) => s === target;
+  }
+
+  private leadRead(chunk: number, firstUnit: number, dir: PartDir[], text: string, lower?: string): void {
+    const terms = this.lowered.length;
+    this.leadScanned.add(chunk);
+    const counts = countTerms(text, dir, this.lowered, this.kinds, lower);
+    for (const tf of counts) if (tf) for (let t = 0; t < terms; t++) if (tf[t]! > 0) this.df[t]!++;
+    this.leads.set(chunk, { firstUnit, dir, text });
+    if (this.scanned.has(chunk)) return;
+    this.leadUnits.set(chunk, this.add(chunk, firstUnit, dir, counts, false));
   }
 
   /** Part `n` of unit `uid` when it is in a lead read, without inflating its chunk. */
@@ -615,6 +640,26 @@ type Level = { unique: Candidate[]; folded: number; own: number; exact: boolean 
  * scoring above `bound`, is known from the lead. `exact`: every unit of the level was known, so
  * the level's count is its size, not a lower bound.
  */
+/** Members settled first (their rows read, the filters run): at least this many, and four times the page. */
+const SETTLE_FIRST = 256;
+
+/**
+ * Settles the best of `members` (by score; all of them for `--sort time`): rows are read, and the
+ * filters run, for a prefix that grows until it holds `need` hits, and always ends between two
+ * scores, so a member left out scores below every hit of the page. `complete`: every member was settled.
+ */
+function settleBest(index: IndexDb, chunks: Map<number, StoredChunk | undefined>, req: SearchRequest, members: [number, UnitMatch][], need: number, allTerms: (m: UnitMatch) => boolean): { settled: { unique: Candidate[]; folded: number; own: number }; complete: boolean } {
+  members.sort((a, b) => a[1].score - b[1].score);
+  let take = req.sort === 'time' ? members.length : Math.min(members.length, Math.max(need * 4, SETTLE_FIRST));
+  for (;;) {
+    while (take < members.length && members[take]![1].score === members[take - 1]![1].score) take++;
+    const prefix = take === members.length ? members : members.slice(0, take);
+    const settled = settle(index, chunks, req, candidatesOf(index, req, new Map(prefix), prefix.map(([uid]) => uid), allTerms, chunks));
+    if (settled.unique.length >= need || take === members.length) return { settled, complete: take === members.length };
+    take = Math.min(members.length, take * 4);
+  }
+}
+
 function leadLevel(index: IndexDb, req: SearchRequest, scan: TermScan, chunks: Map<number, StoredChunk | undefined>, rank: Ranking, keyed: KeyedChunks, held: number, need: number): Level {
   const idf = rank.idf!;
   const terms = scan.lowered.length;
@@ -649,8 +694,7 @@ function leadLevel(index: IndexDb, req: SearchRequest, scan: TermScan, chunks: M
       if (u.held === top && m.score <= -bound) members.push([uid, m]);
       else open.set(u.chunk, Math.min(open.get(u.chunk) ?? Infinity, m.score, -bound));
     }
-    const matched = new Map(members);
-    const settled = settle(index, chunks, req, candidatesOf(index, req, matched, [...matched.keys()], () => held === terms, chunks));
+    const { settled, complete } = settleBest(index, chunks, req, members, need, () => held === terms);
     let read: number[];
     if (req.sort === 'time' || settled.unique.length < need) read = [...open.keys()];
     else {
@@ -658,7 +702,7 @@ function leadLevel(index: IndexDb, req: SearchRequest, scan: TermScan, chunks: M
       read = [];
       for (const [c, best] of open) if (best <= last) read.push(c);
     }
-    if (read.length === 0) return { ...settled, exact: open.size === 0 };
+    if (read.length === 0) return { ...settled, exact: open.size === 0 && complete };
     scan.read(read);
   }
 }

@@ -186,7 +186,7 @@ function asBuffers(c: PackedChunk): PackedChunk {
   const d = c.data as Uint8Array;
   const lead = c.lead && !Buffer.isBuffer(c.lead.dir) ? { ...c.lead, dir: buffer(c.lead.dir) } : c.lead;
   const records = c.records && buffer(c.records);
-  return Buffer.isBuffer(d) && lead === c.lead && records === c.records ? c : { ...c, data: buffer(d), ...(lead ? { lead } : {}), ...(records ? { records } : {}) };
+  return Buffer.isBuffer(d) && lead === c.lead && records === c.records ? c : { ...c, data: buffer(d), lead, ...(records ? { records } : {}) };
 }
 
 function removeMissing(index: IndexDb, source: string, present: Set<string>, stats: SyncStats): void {
