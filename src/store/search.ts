@@ -9,7 +9,7 @@ import { displayIds } from '../memory/display-id.js';
 import { formatRef } from '../memory/ref.js';
 import { findSource, recordSourceNames } from '../memory/sources.js';
 import { isSivtrReadOnly } from '../memory/self-commands.js';
-import { decodeChunkText, decodeLeadDir, isLeadKind, splitChunk, type CachedLead, type ChunkRow, type IndexDb, type PartDir, type StoredChunk, type StoredPart } from './index-db.js';
+import { decodeChunkText, decodeLeadDir, isLeadKind, LEAD_WEIGHT, splitChunk, type CachedLead, type ChunkRow, type IndexDb, type PartDir, type StoredChunk, type StoredPart } from './index-db.js';
 import { hasTerms, queryTerms, snippet, type QueryTerms } from './query.js';
 import { PART_WEIGHT, type StatusName } from './docs.js';
 import { termKeys } from './grams.js';
@@ -120,9 +120,13 @@ const MAX_TF = 64;
  * none does. Each term is looked for once over the whole lower-cased chunk when lower-casing
  * kept every offset (it nearly always does), else part by part.
  */
+/** Where each part starts in a chunk's text, reused from chunk to chunk. */
+let startsBuffer = new Int32Array(256);
+
 function countTerms(text: string, dir: PartDir[], terms: string[], kinds: Set<string> | undefined, lowered?: string): (number[] | undefined)[] {
   const counts: (number[] | undefined)[] = new Array(dir.length);
-  const starts = new Array<number>(dir.length + 1);
+  if (startsBuffer.length < dir.length + 1) startsBuffer = new Int32Array(2 * (dir.length + 1));
+  const starts = startsBuffer;
   starts[0] = 0;
   for (let p = 0; p < dir.length; p++) starts[p + 1] = starts[p]! + dir[p]![4] + 1;
   const allowed = (p: number): boolean => !kinds || kinds.has(dir[p]![2]);
@@ -173,7 +177,7 @@ type UnitMatch = { found: Uint8Array; score: number; part: number; together: boo
  * that hold any. `full` is false while only its chunk's lead (see index-db.ts) was read: the
  * parts are then its lead parts alone.
  */
-type UnitScan = { found: Uint8Array; held: number; parts: Matched[]; chunk: number; full: boolean };
+type UnitScan = { uid: number; found: Uint8Array; held: number; leadFound: Uint8Array; leadHeld: number; parts: Matched[]; chunk: number; full: boolean };
 
 /** Decoded chunks kept for showing the hits (each up to ~64 K characters): a common word matches thousands. */
 const MAX_KEPT_CHUNKS = 64;
@@ -195,8 +199,6 @@ class TermScan {
   private readonly leadUnits = new Map<number, number[]>();
   /** The leads read, by chunk: a hit whose best part is in its lead is shown from there. */
   readonly leads = new Map<number, { firstUnit: number; dir: PartDir[]; text: string }>();
-  /** Per term, the lead parts (of the searched kinds) holding it, over every lead read. */
-  readonly df: number[];
   private readonly src: { sql: string; params: string[] };
   private readonly target: string;
   readonly kinds: Set<string> | undefined;
@@ -211,7 +213,6 @@ class TermScan {
     this.src = sourceFilter(req.target);
     this.target = req.target;
     this.kinds = allowedKinds(req.field, req.kinds);
-    this.df = new Array<number>(lowered.length).fill(0);
   }
 
   private query(from: string, id: string, chunkIds: number[] | undefined, seen: Set<number>): { sql: string; params: unknown[] } | undefined {
@@ -277,13 +278,25 @@ class TermScan {
   }
 
   private leadRead(chunk: number, firstUnit: number, dir: PartDir[], text: string, lower?: string): void {
-    const terms = this.lowered.length;
     this.leadScanned.add(chunk);
     const counts = countTerms(text, dir, this.lowered, this.kinds, lower);
-    for (const tf of counts) if (tf) for (let t = 0; t < terms; t++) if (tf[t]! > 0) this.df[t]!++;
     this.leads.set(chunk, { firstUnit, dir, text });
     if (this.scanned.has(chunk)) return;
     this.leadUnits.set(chunk, this.add(chunk, firstUnit, dir, counts, false));
+  }
+
+  /**
+   * Per term, how many lead parts (of the searched kinds) hold it among the units whose lead
+   * holds at least `held` of the terms; every lead that may hold such a unit must have been read.
+   */
+  leadDf(held: number): number[] {
+    const terms = this.lowered.length;
+    const df = new Array<number>(terms).fill(0);
+    for (const u of this.units.values()) {
+      if (u.leadHeld < held) continue;
+      for (const m of u.parts) if (m.weight >= LEAD_WEIGHT) for (let t = 0; t < terms; t++) if (m.tf[t]! > 0) df[t]!++;
+    }
+    return df;
   }
 
   /** Part `n` of unit `uid` when it is in a lead read, without inflating its chunk. */
@@ -309,16 +322,23 @@ class TermScan {
       const uid = firstUnit + ordinal;
       let unit = this.units.get(uid);
       if (!unit) {
-        this.units.set(uid, (unit = { found: new Uint8Array(terms), held: 0, parts: [], chunk, full }));
+        this.units.set(uid, (unit = { uid, found: new Uint8Array(terms), held: 0, leadFound: new Uint8Array(terms), leadHeld: 0, parts: [], chunk, full }));
         uids.push(uid);
       }
+      const weight = PART_WEIGHT[kind] ?? 1;
+      const lead = weight >= LEAD_WEIGHT;
       for (let t = 0; t < terms; t++) {
-        if (tf[t]! > 0 && unit.found[t] === 0) {
+        if (tf[t]! === 0) continue;
+        if (unit.found[t] === 0) {
           unit.found[t] = 1;
           unit.held++;
         }
+        if (lead && unit.leadFound[t] === 0) {
+          unit.leadFound[t] = 1;
+          unit.leadHeld++;
+        }
       }
-      unit.parts.push({ n, group: group ?? n, weight: PART_WEIGHT[kind] ?? 1, length, tf });
+      unit.parts.push({ n, group: group ?? n, weight, length, tf });
     });
     return uids;
   }
@@ -602,26 +622,28 @@ function candidatesOf(index: IndexDb, req: SearchRequest, matched: Map<number, U
 }
 
 /**
- * How a search with terms ranks (see docs/cli.md "How search ranks"). When a searched kind is a
- * lead kind, a term's document frequency counts the lead parts holding it (read from the leads
- * alone, a few percent of the text) among the index's lead parts; `bound` is then the best score
- * a part that is not a lead part could reach (0 when no such kind is searched), which lets a level
- * leave unread every chunk whose units cannot reach the page. `weight` is the heaviest of those kinds.
+ * How a search with terms ranks (see docs/cli.md "How search ranks"). `lead`: a searched kind is
+ * a lead kind, so a term's document frequency counts lead parts (read from the leads alone, a few
+ * percent of the text) against the index's `leadParts`. `weight` is the heaviest searched kind
+ * that is not a lead kind (0: none is searched); a part of it scores below weight × (k1 + 1) × the
+ * idf of its terms, which lets a level leave unread every chunk whose units cannot reach the page.
  */
-type Ranking = { idf?: number[]; avg: number; bound: number; weight: number; totals: { parts: number; chars: number } };
+type Ranking = { lead: boolean; leadParts: number; avg: number; weight: number; totals: { parts: number; chars: number } };
 
-function ranking(index: IndexDb, scan: TermScan, keyed: KeyedChunks): Ranking {
+function ranking(index: IndexDb, scan: TermScan): Ranking {
   const totals = index.totals();
   const avg = Math.max(totals.chars / Math.max(totals.parts, 1), 1);
   const kinds = scan.kinds ? [...scan.kinds] : undefined;
-  if (kinds && !kinds.some(isLeadKind)) return { avg, bound: 0, weight: 0, totals };
-  scan.readLead(chunksHolding(keyed, 1));
-  const idf = inverseFrequencies(scan.df, index.leadParts());
-  // BM25's term factor stays below K1 + 1 however often a term occurs.
+  if (kinds && !kinds.some(isLeadKind)) return { lead: false, leadParts: 0, avg, weight: 0, totals };
   let weight = kinds ? 0 : 1;
   for (const k of kinds ?? Object.keys(PART_WEIGHT)) if (!isLeadKind(k)) weight = Math.max(weight, PART_WEIGHT[k] ?? 1);
-  const bound = weight * (K1 + 1) * idf.reduce((a, b) => a + b, 0);
-  return { idf, avg, bound, weight, totals };
+  return { lead: true, leadParts: index.leadParts(), avg, weight, totals };
+}
+
+/** The terms' idf for a level of `held` terms: their leads read, the frequencies counted among them. */
+function levelIdf(scan: TermScan, keyed: KeyedChunks, rank: Ranking, held: number): number[] {
+  scan.readLead(chunksHolding(keyed, held));
+  return inverseFrequencies(scan.leadDf(held), rank.leadParts);
 }
 
 /** Every chunk of the target, for a level whose terms no key narrows. */
@@ -632,14 +654,6 @@ function targetChunks(index: IndexDb, req: SearchRequest): number[] {
 
 type Level = { unique: Candidate[]; folded: number; own: number; exact: boolean };
 
-/**
- * The units holding exactly `held` of the terms, settled, as far as the page needs them: with
- * `need` hits to fill, a chunk is read whole only while one of its units could still reach the
- * page — its lead's best part, or a part outside the lead (at most `bound`), scoring at least the
- * `need`th hit so far. A unit whose lead holds every term its chunk may hold, with a lead part
- * scoring above `bound`, is known from the lead. `exact`: every unit of the level was known, so
- * the level's count is its size, not a lower bound.
- */
 /** Members settled first (their rows read, the filters run): at least this many, and four times the page. */
 const SETTLE_FIRST = 256;
 
@@ -660,8 +674,16 @@ function settleBest(index: IndexDb, chunks: Map<number, StoredChunk | undefined>
   }
 }
 
+/**
+ * The units holding exactly `held` of the terms, settled, as far as the page needs them: with
+ * `need` hits to fill, a chunk is read whole only while one of its units could still reach the
+ * page — its lead's best part, or a part outside the lead (at most `bound`), scoring at least the
+ * `need`th hit so far. A unit whose lead holds every term its chunk may hold, with a lead part
+ * scoring above `bound`, is known from the lead. `exact`: every unit of the level was known, so
+ * the level's count is its size, not a lower bound.
+ */
 function leadLevel(index: IndexDb, req: SearchRequest, scan: TermScan, chunks: Map<number, StoredChunk | undefined>, rank: Ranking, keyed: KeyedChunks, held: number, need: number): Level {
-  const idf = rank.idf!;
+  const idf = levelIdf(scan, keyed, rank, held);
   const terms = scan.lowered.length;
   const candidates = chunksHolding(keyed, held) ?? targetChunks(index, req);
   const possible = (chunk: number): number => (keyed.held.get(chunk) ?? 0) + keyed.unkeyed;
@@ -681,16 +703,17 @@ function leadLevel(index: IndexDb, req: SearchRequest, scan: TermScan, chunks: M
     const members: [number, UnitMatch][] = [];
     // Per chunk not read whole: the best score one of its units could still have at this level.
     const open = new Map<number, number>();
-    if (rank.bound > 0) for (const c of candidates) if (!scan.scanned.has(c) && possible(c) >= held) open.set(c, -boundOf(c));
-    for (const [uid, u] of scan.units) {
+    if (rank.weight > 0) for (const c of candidates) if (!scan.scanned.has(c) && possible(c) >= held) open.set(c, -boundOf(c));
+    for (const u of scan.units.values()) {
+      const uid = u.uid;
       if (u.full) {
         if (u.held === held) members.push([uid, scoreUnit(u, idf, rank.avg)]);
         continue;
       }
-      const top = rank.bound === 0 ? u.held : possible(u.chunk);
+      const top = rank.weight === 0 ? u.held : possible(u.chunk);
       if (u.held > held || top < held) continue;
       const m = scoreUnit(u, idf, rank.avg);
-      const bound = rank.bound === 0 ? 0 : boundOf(u.chunk);
+      const bound = rank.weight === 0 ? 0 : boundOf(u.chunk);
       if (u.held === top && m.score <= -bound) members.push([uid, m]);
       else open.set(u.chunk, Math.min(open.get(u.chunk) ?? Infinity, m.score, -bound));
     }
@@ -721,7 +744,7 @@ function byCoverage(index: IndexDb, req: SearchRequest, words: string[], chunks:
   const lowered = words.map((w) => w.toLowerCase());
   const scan = new TermScan(index, req, lowered, chunks);
   const keyed = keyedChunks(index, lowered);
-  const rank = ranking(index, scan, keyed);
+  const rank = ranking(index, scan);
   const page: Candidate[] = [];
   let total = 0;
   let folded = 0;
@@ -730,7 +753,7 @@ function byCoverage(index: IndexDb, req: SearchRequest, words: string[], chunks:
   let held = lowered.length;
   for (; held >= 1; held--) {
     let level: Level;
-    if (rank.idf) {
+    if (rank.lead) {
       level = leadLevel(index, req, scan, chunks, rank, keyed, held, req.limit - page.length);
     } else {
       scan.read(chunksHolding(keyed, held));
@@ -764,9 +787,10 @@ export function search(index: IndexDb, req: SearchRequest): SearchResult {
     } else if (withTerms) {
       const lowered = words.map((w) => w.toLowerCase());
       const scan = new TermScan(index, req, lowered, chunks);
-      const rank = ranking(index, scan, keyedChunks(index, lowered));
+      const rank = ranking(index, scan);
+      const idf = rank.lead ? levelIdf(scan, keyedChunks(index, lowered), rank, 1) : undefined;
       scan.read(candidateChunks(index, lowered, req.operator));
-      const matched = rankUnits(rank.totals, [...scan.units].filter(([, u]) => u.full), rank.idf, req.operator === 'and');
+      const matched = rankUnits(rank.totals, [...scan.units].filter(([, u]) => u.full), idf, req.operator === 'and');
       const ids = [...matched.keys()].filter((uid) => req.operator !== 'and' || matched.get(uid)!.together);
       candidates = candidatesOf(index, req, matched, ids, (m) => m.found.every((f) => f === 1), chunks);
     } else {
