@@ -25,6 +25,8 @@ export type UnitDoc = {
   complete: number;
   parts: PartDoc[];
   hash: string;
+  /** The parts' texts joined by NUL, in UTF-8, until the unit is packed into its chunk. */
+  text?: Buffer;
 };
 
 export type SessionDoc = { source: string; id: string; title: string | null; cwd: string | null; updatedAt: string | null; location: string };
@@ -139,17 +141,45 @@ export function unitDoc(unit: Unit, fallbackAt?: string): UnitDoc {
     parts: partDocs(unit.parts),
     hash: '',
   };
-  doc.hash = contentHash(doc);
+  digestAndText(doc);
   return doc;
 }
 
+/** Where a unit's digest and text are encoded, reused from unit to unit (grown as needed). */
+let scratch: Buffer | undefined;
+
 /**
- * A digest of every field and part text, to tell a changed unit from an unchanged one: one
- * native call per unit over one string built by concatenation (joining an array of mixed
- * numbers and strings cost three times the digest itself on a log of short records).
+ * A digest of every field and part text, to tell a changed unit from an unchanged one, and the
+ * unit's text as its chunk stores it (the parts' texts joined by NUL, UTF-8): both from one
+ * encoding of the text. The digest and the chunk each encoded every indexed character before,
+ * and the chunk joined its parts into one string to do it (a copy, of two bytes a character as
+ * soon as one part held a '…').
  */
-function contentHash(doc: UnitDoc): string {
-  let s = `${doc.index}\u0000${doc.at}\u0000${doc.atText}\u0000${doc.cwd}\u0000${doc.status}\u0000${doc.complete}\u0000${doc.title}\u0000${doc.parts.length}`;
-  for (const p of doc.parts) s += `\u0000${p.n}\u0000${p.kind}\u0000${p.label}\u0000${p.group}\u0000${p.text.length}\u0000${p.text}`;
-  return nodeCrypto().hash('sha1', s, 'base64');
+function digestAndText(doc: UnitDoc): void {
+  let head = `${doc.index}\u0000${doc.at}\u0000${doc.atText}\u0000${doc.cwd}\u0000${doc.status}\u0000${doc.complete}\u0000${doc.title}\u0000${doc.parts.length}`;
+  let chars = 0;
+  for (const p of doc.parts) {
+    head += `\u0000${p.n}\u0000${p.kind}\u0000${p.label}\u0000${p.group}\u0000${p.text.length}`;
+    chars += p.text.length + 1;
+  }
+  head += '\u0000';
+  // UTF-8 needs at most three bytes for a UTF-16 code unit.
+  const room = 3 * (head.length + chars);
+  if (scratch === undefined || scratch.length < room) scratch = Buffer.allocUnsafeSlow(Math.max(room, 2 * (scratch?.length ?? 32 * 1024)));
+  const buf = scratch;
+  const start = buf.write(head, 0, 'utf8');
+  let at = start;
+  for (let i = 0; i < doc.parts.length; i++) {
+    if (i > 0) buf[at++] = 0;
+    at += buf.write(doc.parts[i]!.text, at, 'utf8');
+  }
+  doc.hash = nodeCrypto().hash('sha1', buf.subarray(0, at), 'base64');
+  const text = Buffer.allocUnsafe(at - start);
+  buf.copy(text, 0, start, at);
+  doc.text = text;
+}
+
+/** A unit's text as its chunk stores it: the one `unitDoc` encoded, or encoded now. */
+export function unitText(doc: UnitDoc): Buffer {
+  return doc.text ?? Buffer.from(doc.parts.map((p) => p.text).join('\u0000'), 'utf8');
 }

@@ -11,7 +11,7 @@ import { existsSync, rmSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { warn } from '../errors.js';
 import { ensurePrivateDir } from '../files.js';
-import { PART_WEIGHT, type SessionDoc, type UnitDoc } from './docs.js';
+import { PART_WEIGHT, unitText, type SessionDoc, type UnitDoc } from './docs.js';
 import type { Statement } from 'better-sqlite3';
 import { KeySet, keyToken } from './grams.js';
 import { decodeRecords, MAX_RECORDS, RECORD_KINDS, recordEntry, recordsFirstUnit, type RecordEntry } from './record-chunks.js';
@@ -21,7 +21,7 @@ const deflateRawAsync = promisify(deflateRaw);
 import { isCorruptionError, isUnwritableError, openDb, openMemoryDb, type Db } from '../session/sqlite.js';
 
 /** Bump when what is stored per unit changes: the index is then rebuilt from the sources. */
-export const PARSER_VERSION = '9';
+export const PARSER_VERSION = '10';
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -211,39 +211,79 @@ export function splitChunk(id: number, session: number, firstUnit: number, { tex
 }
 
 let keySet: KeySet | undefined;
-const tokenOf: string[] = [];
+let tokenBytes: Buffer | undefined;
+const BASE36 = Buffer.from('0123456789abcdefghijklmnopqrstuvwxyz', 'latin1');
 
-/** The FTS5 row of a chunk's text: its distinct gram keys as tokens. */
-function keyTokens(text: string): string {
+/**
+ * The FTS5 row of a chunk: the distinct gram keys of its parts' texts as tokens (keyToken),
+ * written as bytes. Keys are taken part by part: no query holds a NUL, so a gram across two
+ * parts is never asked for (a match lies within one part).
+ */
+function keyTokens(texts: readonly string[]): string {
   const keys = (keySet ??= new KeySet());
   keys.next();
-  keys.addTextLowering(text);
+  for (const text of texts) keys.addTextLowering(text);
   const list = keys.keys;
-  const tokens = new Array<string>(list.length);
-  for (let i = 0; i < list.length; i++) tokens[i] = tokenOf[list[i]!] ??= keyToken(list[i]!);
-  return tokens.join(' ');
+  // A key is below 2^21: at most five base-36 digits, and a space.
+  const room = 6 * list.length;
+  if (tokenBytes === undefined || tokenBytes.length < room) tokenBytes = Buffer.allocUnsafeSlow(Math.max(room, 64 * 1024));
+  const out = tokenBytes;
+  let at = 0;
+  for (let i = 0; i < list.length; i++) {
+    if (i > 0) out[at++] = 32;
+    let key = list[i]!;
+    const first = at;
+    do {
+      out[at++] = BASE36[key % 36]!;
+      key = (key / 36) | 0;
+    } while (key > 0);
+    for (let a = first, b = at - 1; a < b; a++, b--) {
+      const t = out[a]!;
+      out[a] = out[b]!;
+      out[b] = t;
+    }
+  }
+  return out.toString('latin1', 0, at);
 }
 
-/** Groups consecutive units into chunks and lists each chunk's gram keys; the text is left raw. */
+const SEPARATOR = Buffer.of(0);
+
+/**
+ * Groups consecutive units into chunks and lists each chunk's gram keys; the text is left raw:
+ * the units' texts (see unitText) joined by NUL, as the parts' texts joined by NUL would be.
+ */
 function packRaw(docs: UnitDoc[]): { chunks: PackedChunk[]; raw: Buffer[] } {
   const chunks: PackedChunk[] = [];
   const raw: Buffer[] = [];
   let group: UnitDoc[] = [];
   let dir: PartDir[] = [];
   let texts: string[] = [];
+  let bytes: Buffer[] = [];
+  let length = 0;
   let chars = 0;
   const flush = (): void => {
-    const text = texts.join('\u0000');
-    chunks.push({ lo: group[0]!.index, docs: group, parts: JSON.stringify(dir), nparts: dir.length, nchars: text.length, keys: keyTokens(text), data: RAW, lead: leadOf(dir, texts), count: group.length });
-    raw.push(Buffer.from(text, 'utf8'));
+    chunks.push({ lo: group[0]!.index, docs: group, parts: JSON.stringify(dir), nparts: dir.length, nchars: Math.max(0, chars - 1), keys: keyTokens(texts), data: RAW, lead: leadOf(dir, texts), count: group.length });
+    raw.push(Buffer.concat(bytes, length));
     group = [];
     dir = [];
     texts = [];
+    bytes = [];
+    length = 0;
     chars = 0;
   };
   for (const doc of docs) {
     const ordinal = group.length;
     group.push(doc);
+    if (doc.parts.length > 0) {
+      if (bytes.length > 0) {
+        bytes.push(SEPARATOR);
+        length++;
+      }
+      const text = unitText(doc);
+      bytes.push(text);
+      length += text.length;
+      doc.text = undefined; // the chunk holds it now
+    }
     for (const p of doc.parts) {
       dir.push([ordinal, p.n, p.kind, p.label, p.text.length, p.group]);
       texts.push(p.text);
@@ -278,7 +318,7 @@ function packRecordsRaw(units: Unit[], fallbackAt: string | undefined, compress:
     const text = texts.join('\u0000');
     const list = Buffer.from(JSON.stringify(records), 'utf8');
     const stored = worthDeflating(list, compress) ? Buffer.concat([DEFLATED, deflateRawSync(list, { level: 1 })]) : Buffer.concat([RAW, list]);
-    chunks.push({ lo, docs: [], parts: '', nparts: texts.length, nchars: text.length, keys: keyTokens(text), data: RAW, lead: leadOf(leadDir, leadTexts), records: stored, count: records.length });
+    chunks.push({ lo, docs: [], parts: '', nparts: texts.length, nchars: text.length, keys: keyTokens(texts), data: RAW, lead: leadOf(leadDir, leadTexts), records: stored, count: records.length });
     raw.push(Buffer.from(text, 'utf8'));
     records = [];
     texts = [];

@@ -196,6 +196,9 @@ async function readOne(init: HelperInit, sessions: Map<string, Map<string, () =>
   const packed = packUnits(docs, init.persistent);
   // Units do not cross threads (their getters would not), and the chunks hold the part texts:
   // the docs cross without them (the main thread gives the helper only sessions it writes whole).
-  for (const d of docs) d.parts = [];
+  for (const d of docs) {
+    d.parts = [];
+    d.text = undefined;
+  }
   return { change: { ...change, units: [] }, docs, packed };
 }

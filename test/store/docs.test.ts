@@ -24,3 +24,21 @@ describe('unit times', () => {
     expect(atOf('2026-10-01T09:00:00Z')).toBe(Date.UTC(2026, 9, 1, 9));
   });
 });
+
+describe('unit digests and texts', () => {
+  const unit = (texts: string[]): Unit =>
+    ({ ref: 'claude/s/1', source: 'claude', session: 's', index: 1, title: 't', parts: texts.map((text, i) => ({ n: i + 1, kind: 'assistant', text })) }) as Unit;
+
+  it('give the chunk the parts joined by NUL in UTF-8, encoded once with the digest', () => {
+    const doc = unitDoc(unit(['héllo 会话', 'x\ud800y', '😀 done']));
+    expect(doc.text?.toString('utf8')).toBe(Buffer.from('héllo 会话\u0000x\ud800y\u0000😀 done', 'utf8').toString('utf8'));
+    expect(unitDoc(unit([' \n'])).text?.length).toBe(0); // a blank part is no part
+  });
+
+  it('tell units apart by where their parts begin, and not by chance', () => {
+    const a = unitDoc(unit(['ab', 'c'])).hash;
+    expect(unitDoc(unit(['a', 'bc'])).hash).not.toBe(a);
+    expect(unitDoc(unit(['ab', 'c'])).hash).toBe(a);
+    expect(unitDoc(unit(['ab', 'd'])).hash).not.toBe(a);
+  });
+});
