@@ -15,7 +15,8 @@ export function quoteCommand(argv: string[]): string {
   return argv.map((a) => (a !== '' && /^[\w@%+=:,./-]+$/.test(a) ? a : `'${a.replace(/'/g, `'\\''`)}'`)).join(' ');
 }
 
-export type RunResult = { exitCode: number; output: string; durationMs: number; startedAt: Date; endedAt: Date };
+/** `stoppedBy`: the signal (SIGHUP 1, SIGTERM 15) that sivtr itself got and passed on to the command. */
+export type RunResult = { exitCode: number; output: string; durationMs: number; startedAt: Date; endedAt: Date; stoppedBy?: number };
 
 type Pty = Awaited<ReturnType<typeof loadPty>>;
 type Child = import('node-pty').IPty;
@@ -34,28 +35,93 @@ export async function runUnderPty(argv: string[], env: NodeJS.ProcessEnv, cwd: s
   const startedAt = new Date();
   const decoder = new StringDecoder('utf8');
   const chunks: string[] = [];
+  const signals = new SignalForwarder();
   const show = (bytes: Buffer): void => {
     if (bytes.length === 0) return;
     chunks.push(decoder.write(bytes));
-    if (!stdout.destroyed) stdout.write(bytes);
+    // After a hang-up the terminal is gone (a write would fail with EIO); the record still gets it all.
+    if (!stdout.destroyed && !(signals.stoppedBy === 1 && stdout.isTTY)) stdout.write(bytes);
   };
   const io = new TerminalIo(stdin, stdout);
   let attempt: Attempt | undefined;
-  const shell = wrapperShell(env, cwd);
-  if (shell) {
-    attempt = await runAttempt(pty, io, show, { file, args, env, cwd, shell });
-    if (!attempt.started) warn(`${shell} could not host \`sivtr run\` (exit ${attempt.exitCode}); running ${command} without it, so the end of its output may be lost — set SIVTR_RUN_SHELL to a POSIX shell`);
+  try {
+    const shell = wrapperShell(env, cwd);
+    if (shell) {
+      attempt = await runAttempt(pty, io, show, signals, { file, args, env, cwd, shell });
+      if (!attempt.started && signals.stoppedBy === undefined) {
+        warn(`${shell} could not host \`sivtr run\` (exit ${attempt.exitCode}); running ${command} without it, so the end of its output may be lost — set SIVTR_RUN_SHELL to a POSIX shell`);
+      }
+    }
+    if (!attempt?.started && signals.stoppedBy === undefined) attempt = await runAttempt(pty, io, show, signals, { file, args, env, cwd });
+  } finally {
+    signals.close();
+    io.close();
   }
-  if (!attempt?.started) attempt = await runAttempt(pty, io, show, { file, args, env, cwd });
-  io.close();
   chunks.push(decoder.end());
   return {
-    exitCode: attempt.exitCode,
+    exitCode: attempt!.exitCode,
     output: chunks.join(''),
-    durationMs: attempt.endedAt.getTime() - startedAt.getTime(),
+    durationMs: attempt!.endedAt.getTime() - startedAt.getTime(),
     startedAt,
-    endedAt: attempt.endedAt,
+    endedAt: attempt!.endedAt,
+    ...(signals.stoppedBy !== undefined ? { stoppedBy: signals.stoppedBy } : {}),
   };
+}
+
+/**
+ * Signals sent to sivtr itself go to the command, and the run still ends as usual, its output kept:
+ * SIGINT (a Ctrl-C where our stdin is not the terminal) to the command's process group as the
+ * terminal's Ctrl-C would (the wrapper only passes it on); SIGHUP and SIGTERM as a hang-up of the
+ * command, SIGKILL after 5 s if it ignores that.
+ */
+class SignalForwarder {
+  stoppedBy: number | undefined;
+  private child: Child | undefined;
+  private commandPid: number | undefined;
+  private timer: NodeJS.Timeout | undefined;
+  private readonly handlers: [NodeJS.Signals, () => void][] = [
+    ['SIGINT', () => this.interrupt()],
+    ['SIGHUP', () => this.stop(1)],
+    ['SIGTERM', () => this.stop(15)],
+  ];
+
+  constructor() {
+    for (const [signal, handler] of this.handlers) process.on(signal, handler);
+  }
+
+  /** The child of this attempt; `commandPid` once known (under the wrapper, from its start marker). */
+  target(child: Child | undefined, commandPid?: number): void {
+    this.child = child;
+    this.commandPid = commandPid;
+  }
+
+  close(): void {
+    for (const [signal, handler] of this.handlers) process.off(signal, handler);
+    if (this.timer) clearTimeout(this.timer);
+  }
+
+  private interrupt(): void {
+    if (this.child) kill(-this.child.pid, 'SIGINT');
+  }
+
+  private stop(signal: number): void {
+    this.stoppedBy ??= signal;
+    const child = this.child;
+    if (!child) return;
+    kill(this.commandPid ?? child.pid, 'SIGHUP');
+    this.timer ??= setTimeout(() => {
+      kill(this.commandPid ?? child.pid, 'SIGKILL');
+      hangUpWrapper(child.pid);
+    }, 5000);
+  }
+}
+
+function kill(pid: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(pid, signal);
+  } catch {
+    // gone already
+  }
 }
 
 type AttemptOptions = { file: string; args: string[]; env: NodeJS.ProcessEnv; cwd: string; shell?: string };
@@ -66,7 +132,7 @@ type AttemptOptions = { file: string; args: string[]; env: NodeJS.ProcessEnv; cw
  * start must leave no trace, and an early Ctrl-C must reach the command, not the wrapper), and it
  * ends when the end marker has been read, with the status the marker carries.
  */
-async function runAttempt(pty: Pty, io: TerminalIo, show: (bytes: Buffer) => void, options: AttemptOptions): Promise<Attempt> {
+async function runAttempt(pty: Pty, io: TerminalIo, show: (bytes: Buffer) => void, signals: SignalForwarder, options: AttemptOptions): Promise<Attempt> {
   const { file, args, env, cwd, shell } = options;
   const spawnWith = shell ? wrapped(shell, file, args, env) : { file, args, env: definedOnly(env), nonce: '' };
   let child: Child;
@@ -83,6 +149,7 @@ async function runAttempt(pty: Pty, io: TerminalIo, show: (bytes: Buffer) => voi
     if (shell) return { exitCode: 127, started: false, endedAt: new Date() };
     throw new SivtrError(`cannot start ${file} on a PTY (${(error as Error).message})`, 'check that node-pty is built (`npm rebuild node-pty`)');
   }
+  signals.target(child, shell ? undefined : child.pid);
   const scanner = shell ? new RunMarkerScanner(spawnWith.nonce) : undefined;
   let started = !shell;
   let ended: { exitCode: number; at: Date } | undefined;
@@ -106,6 +173,7 @@ async function runAttempt(pty: Pty, io: TerminalIo, show: (bytes: Buffer) => voi
       if (piece.type === 'bytes') out(piece.bytes);
       else if (piece.type === 'start' && !started) {
         started = true;
+        signals.target(child, piece.pid);
         for (const b of early.splice(0)) out(b);
         sink.flush();
       } else if (piece.type === 'end' && started) {
@@ -117,6 +185,7 @@ async function runAttempt(pty: Pty, io: TerminalIo, show: (bytes: Buffer) => voi
     }
   });
   const exit = await new Promise<{ exitCode: number; signal?: number }>((done) => child.onExit(done));
+  signals.target(undefined);
   await sink.detach();
   pace?.(true);
   if (ended) return { exitCode: ended.exitCode, started: true, endedAt: ended.at };
@@ -225,7 +294,13 @@ class TerminalIo {
   close(): void {
     this.stdin.off('data', this.onData);
     this.stdin.off('end', this.onEnd);
-    if (this.rawMode) this.stdin.setRawMode(false);
+    if (this.rawMode) {
+      try {
+        this.stdin.setRawMode(false);
+      } catch {
+        // the terminal is gone (a hang-up)
+      }
+    }
     this.stdin.pause();
     if (this.stdout.isTTY) this.stdout.off('resize', this.onResize);
   }

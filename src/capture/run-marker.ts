@@ -32,6 +32,7 @@ export const SHLVL_VAR = 'SIVTR_RUN_SHLVL';
  * set but leaves `SHLVL=0` for one that was not: `env -u` takes that away.
  */
 const START_SCRIPT = [
+  'exec 2>&3 3>&-',
   `printf "\\033]${OSC};%s;start=%s\\007" "$1" "$$" || exit 127`,
   'shift',
   `if [ "$${SHLVL_VAR}" = - ] && [ -n "\${BASH_VERSION-}" ] && command -v env >/dev/null; then unset ${SHLVL_VAR}; exec env -u SHLVL "$@"; fi`,
@@ -52,6 +53,10 @@ export const WRAPPER_SCRIPT = [
   `n=$${NONCE_VAR}; unset ${NONCE_VAR}`,
   `case $${SHLVL_VAR} in =*) SHLVL=\${${SHLVL_VAR}#=}; export SHLVL ;; -) unset SHLVL ;; esac`,
   'trap : INT QUIT',
+  // The wrapper's own messages (a shell names the signal that ended its command: "Hangup") are
+  // not the command's output: its stderr goes to /dev/null, the second sh gives the command the
+  // terminal back (a redirection on the command itself would hold while the wrapper waits).
+  'exec 3>&2 2>/dev/null',
   `"$0" -c '${START_SCRIPT}' "$0" "$n" "$@"`,
   's=$?',
   'trap - INT QUIT',
@@ -65,6 +70,7 @@ export const WRAPPER_SCRIPT = [
  * undefined (the program runs bare) when there is none or SIVTR_RUN_SHELL is empty.
  */
 export function wrapperShell(env: NodeJS.ProcessEnv, cwd = process.cwd()): string | undefined {
+  if (process.platform === 'win32') return undefined; // ConPTY has no session leader to keep alive
   if (env.SIVTR_RUN_SHELL !== undefined) return env.SIVTR_RUN_SHELL === '' ? undefined : env.SIVTR_RUN_SHELL;
   return findExecutable('/bin/sh', env, cwd) ?? findExecutable('sh', env, cwd);
 }

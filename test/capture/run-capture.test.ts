@@ -143,6 +143,40 @@ describe('sivtr run: the end marker', () => {
   }, 30_000);
 });
 
+describe('sivtr run when sivtr itself gets a signal', () => {
+  /** `sivtr run` of a command that prints a line and then would run a minute; `signal` once the line is out. */
+  async function signalled(signal: NodeJS.Signals): Promise<Ran> {
+    const child = spawn(process.execPath, [BIN, 'run', 'sh', '-c', 'echo partial; sleep 60; echo never'], { env, cwd: tmp.path, stdio: ['pipe', 'pipe', 'pipe'] });
+    child.stdin.end();
+    let out = '';
+    let err = '';
+    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+    const closed = new Promise<number>((done) => child.on('close', (code, sig) => done(code ?? (sig ? -1 : -2))));
+    await new Promise<void>((ready) =>
+      child.stdout.on('data', (d: Buffer) => {
+        out += d.toString();
+        if (out.includes('partial\r\n')) ready();
+      }),
+    );
+    child.kill(signal);
+    const code = await closed;
+    return { code, stdout: Buffer.from(out), stderr: err };
+  }
+
+  for (const [signal, sivtrExit, commandExit] of [
+    ['SIGTERM', 143, 129],
+    ['SIGHUP', 129, 129],
+    ['SIGINT', 130, 130],
+  ] as const) {
+    it(`${signal} goes to the command; what it printed is kept with its status, sivtr exits ${sivtrExit}`, async () => {
+      const r = await signalled(signal);
+      expect(r).toMatchObject({ code: sivtrExit, stderr: '' });
+      expect(r.stdout.toString()).toBe('partial\r\n');
+      expect(history()).toMatchObject([{ output: 'partial', exit_code: commandExit }]);
+    }, 30_000);
+  }
+});
+
 describe('sivtr run when the wrapper shell cannot host it', () => {
   for (const [what, shell] of [
     ['does not exist', '/nonexistent/sh'],

@@ -36,5 +36,6 @@ export async function run(args: ParsedArgs): Promise<number> {
     // The command ran; failing to keep its output must not change what the caller sees.
     warn(`output not kept: ${(error as Error).message}`);
   }
-  return result.exitCode;
+  // Stopped by a hang-up or SIGTERM (passed on to the command), sivtr ends as the signal would.
+  return result.stoppedBy !== undefined ? 128 + result.stoppedBy : result.exitCode;
 }
