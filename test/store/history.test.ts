@@ -41,8 +41,7 @@ describe('sivtr run', () => {
   });
 
   it('feeds piped stdin to the command', () => {
-    // bash, not cat: coreutils close the terminal before exiting, and node-pty may then hang up
-    // on them (exit 129) when the machine is busy — see the report.
+    // (A coreutils `cat`, which closes the terminal before exiting, is in test/capture/run-capture.test.ts.)
     const r = cli(['run', 'bash', '-c', 'read x; echo "got $x"; exit 5'], 'typed line\n');
     expect(r.code).toBe(5);
     expect(showJson('1').output).toContain('got typed line');
