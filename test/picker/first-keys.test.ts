@@ -3,13 +3,13 @@
 // for as long as a test types, so what is asserted is what the main bundle answers on its own,
 // and then that Ink takes over from it with every key answered once, in the order typed.
 import { spawnSync } from 'node:child_process';
-import { chmodSync, closeSync, constants, mkdirSync, openSync, readFileSync, writeFileSync } from 'node:fs';
+import { closeSync, constants, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, ROOT, cleanEnv, tempDir } from '../helpers/cli.js';
-import { SAMPLE, writeLog } from '../helpers/terminal-log.js';
+import { BIN, ROOT, tempDir } from '../helpers/cli.js';
+import { pickerHome } from '../helpers/picker-home.js';
 import { KEY, PtyScreen } from '../helpers/screen.js';
 
 const HOLD = pathToFileURL(join(ROOT, 'test', 'helpers', 'hold-picker-chunk.mjs')).href;
@@ -22,13 +22,7 @@ const open: { s: PtyScreen; fifo: string }[] = [];
 
 beforeAll(() => {
   tmp = tempDir();
-  writeLog(join(tmp.path, 'data'), 't', SAMPLE);
-  const bin = join(tmp.path, 'fakebin');
-  mkdirSync(bin, { recursive: true });
-  sink = join(tmp.path, 'clipboard.txt');
-  writeFileSync(join(bin, 'xsel'), `#!/bin/sh\ncat > '${sink}'\n`);
-  chmodSync(join(bin, 'xsel'), 0o755);
-  env = cleanEnv(tmp.path, { SIVTR_DATA_DIR: join(tmp.path, 'data'), SIVTR_TERMINAL_ID: 't', SIVTR_CLIPBOARD: undefined, DISPLAY: ':99', PATH: `${bin}:${process.env.PATH}` });
+  ({ env, sink } = pickerHome(tmp.path));
 });
 afterEach(() => {
   for (const { s, fifo } of open.splice(0)) {

@@ -2,11 +2,11 @@
 // back through a headless xterm. The desktop clipboard is the one fake (an `xsel` on PATH that
 // writes to a file, as in test/cli/clipboard.test.ts).
 import { spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, ROOT, cleanEnv, tempDir } from '../helpers/cli.js';
-import { SAMPLE, writeLog } from '../helpers/terminal-log.js';
+import { BIN, ROOT, tempDir } from '../helpers/cli.js';
+import { pickerHome } from '../helpers/picker-home.js';
 import { KEY, PtyScreen } from '../helpers/screen.js';
 
 const LEAVE_ALT = '\x1b[?1049l';
@@ -19,14 +19,8 @@ let runs = 0;
 
 beforeAll(() => {
   tmp = tempDir();
-  writeLog(join(tmp.path, 'data'), 't', SAMPLE);
-  const bin = join(tmp.path, 'fakebin');
-  mkdirSync(bin, { recursive: true });
-  sink = join(tmp.path, 'clipboard.txt');
-  writeFileSync(join(bin, 'xsel'), `#!/bin/sh\ncat > '${sink}'\n`);
-  chmodSync(join(bin, 'xsel'), 0o755);
   // CI=true on purpose: Ink alone would draw nothing until exit there (the chunk turns that off).
-  env = cleanEnv(tmp.path, { SIVTR_DATA_DIR: join(tmp.path, 'data'), SIVTR_TERMINAL_ID: 't', SIVTR_CLIPBOARD: undefined, DISPLAY: ':99', PATH: `${bin}:${process.env.PATH}`, CI: 'true' });
+  ({ env, sink } = pickerHome(tmp.path, { CI: 'true' }));
 });
 afterAll(() => tmp.cleanup());
 
