@@ -14,7 +14,11 @@ const lines = Array.from({ length: N }, (_, i) => String(i + 1)).join('\n');
 async function seqThenExit(env: Record<string, string> = {}): Promise<{ code: number; screen: string; output: string }> {
   const tmp = tempDir('sivtr-shell-end-');
   try {
-    const s = new ShellSession({ kind: 'bash', home: tmp.path, mode: 'proxy', command: { file: process.execPath, args: [BIN, 'shell', 'bash'] }, env });
+    // This PTY is the test's terminal, and it has the very race under test: were sivtr its session
+    // leader, its exit would discard what the test had not yet read. An sh that waits a little
+    // after sivtr ends holds it, so what is missing from the screen is what sivtr did not write.
+    const command = { file: '/bin/sh', args: ['-c', '"$@"; s=$?; sleep 3; exit $s', 'sh', process.execPath, BIN, 'shell', 'bash'] };
+    const s = new ShellSession({ kind: 'bash', home: tmp.path, mode: 'proxy', command, env });
     await s.ready();
     s.write(`seq 1 ${N}; echo the-end; exit 3\r`);
     const code = await s.ended();
