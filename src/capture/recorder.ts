@@ -31,6 +31,8 @@ type OpenCommand = {
   echo: string;
   /** The continuation prompts (PS2) drawn inside the echo, as plain text. */
   continuation: string[];
+  /** Where in `echo` each continuation prompt began. */
+  continuationAt: number[];
   output: TerminalText;
   held: string;
   sawOutput: boolean;
@@ -48,6 +50,7 @@ export class Recorder {
   private echoRaw = '';
   private continuation: string[] = [];
   private continuationRaw: string | undefined; // inside a PS2: its text so far
+  private continuationAt: number[] = [];
   private cwd: string | undefined;
   private command: string | undefined;
   private skip = false;
@@ -124,9 +127,13 @@ export class Recorder {
         this.echoRaw = '';
         this.continuation = [];
         this.continuationRaw = undefined;
+        this.continuationAt = [];
         return;
       case 'A2':
-        if (this.zone === 'input') this.continuationRaw = '';
+        if (this.zone === 'input') {
+          this.continuationRaw = '';
+          if (this.echoRaw.length < MAX_ECHO) this.continuationAt.push(this.echoRaw.length);
+        }
         return;
       case 'B2':
         if (this.continuationRaw !== undefined) this.continuation.push(plainText(this.continuationRaw));
@@ -141,6 +148,7 @@ export class Recorder {
           prompt: this.lastPrompt,
           echo: this.zone === 'input' ? this.echoRaw : '',
           continuation: this.zone === 'input' ? this.continuation : [],
+          continuationAt: this.zone === 'input' ? this.continuationAt : [],
           output: new TerminalText({
             headChars: this.options.headChars ?? HEAD_CHARS,
             tailChars: this.options.tailChars ?? TAIL_CHARS,
@@ -245,15 +253,40 @@ function withoutContinuation(line: string, prompts: readonly string[]): string {
 const tokens = (command: string): string => command.replace(/[\s;]+/g, '');
 
 /**
+ * The first line of each piece of the echo that a continuation prompt starts (and of the piece
+ * before the first). Typed ahead while bash runs between two lines, a line is echoed once by the
+ * terminal itself (readline is not reading then) and again after the next PS2: what follows a
+ * piece's first line is that echo, never a line of the command.
+ */
+function promptedLines(cur: OpenCommand): string[] {
+  const cuts = [0, ...cur.continuationAt, cur.echo.length];
+  const lines: string[] = [];
+  for (let i = 0; i + 1 < cuts.length; i++) {
+    const piece = echoedCommand(cur.echo.slice(cuts[i], cuts[i + 1]));
+    lines.push(piece.split('\n', 1)[0] ?? '');
+  }
+  return lines;
+}
+
+/**
  * The command of an entry, and how the terminal showed it when continuation prompts were drawn.
  * The shell's own report wins (zsh and pwsh report multi-line commands exactly), except that bash
- * reports one as its history keeps it, joined on one line: the lines typed are then the command.
+ * reports one as its history keeps it, joined on one line: the lines typed are then the command,
+ * when they hold the same words as the report.
  */
 function typedCommand(cur: OpenCommand, reported: string | undefined): Typed {
   if (cur.continuation.length === 0) return { command: reported ? reported : echoedCommand(cur.echo) };
-  const shown = echoedCommand(cur.echo);
-  const [first = '', ...rest] = shown.split('\n');
-  const lines = [first, ...rest.map((l) => withoutContinuation(l, cur.continuation))].join('\n');
+  const strip = (shownLines: string[]): string =>
+    shownLines.map((l, i) => (i === 0 ? l : withoutContinuation(l, cur.continuation))).join('\n');
+  let shown = echoedCommand(cur.echo);
+  let lines = strip(shown.split('\n'));
+  if (reported && tokens(reported) !== tokens(lines)) {
+    const prompted = promptedLines(cur);
+    if (prompted.length > 1 && tokens(reported) === tokens(strip(prompted))) {
+      shown = prompted.join('\n');
+      lines = strip(prompted);
+    }
+  }
   let command = reported ? reported : lines;
   if (reported && !reported.includes('\n') && lines.includes('\n') && tokens(reported) === tokens(lines)) command = lines;
   return shown !== command ? { command, shown } : { command };

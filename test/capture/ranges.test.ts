@@ -45,5 +45,26 @@ for (const kind of ['bash', 'zsh'] as const) {
         tmp.cleanup();
       }
     }, 30_000);
+
+    it('a line typed while the shell is busy between two lines (echoed twice on screen) is kept once', async () => {
+      const tmp = tempDir(`sivtr-typeahead-${kind}-`);
+      try {
+        // A slow PS2 widens the moment between two lines in which the terminal itself echoes input.
+        const ps1 = kind === 'zsh' ? 'z%% ' : 'b\\$ ';
+        const s = recorded(kind, tmp.path, `${kind === 'zsh' ? 'setopt PROMPT_SUBST\n' : ''}PS1='${ps1}'\nPS2='$(sleep 0.4)more> '\nHISTFILE=/dev/null\n`);
+        await s.ready();
+        s.write('for i in 1 2; do\r');
+        await new Promise((r) => setTimeout(r, 150));
+        s.write('echo "n=$i"\r');
+        await s.waitFor((t) => t.split('more> ').length - 1 >= 1 && t.includes('n=$i', t.lastIndexOf('more> ')), 'the second line after its prompt');
+        await s.run('done');
+        await s.exit();
+        const env = cleanEnv(tmp.path, { SIVTR_DATA_DIR: join(tmp.path, 'data') });
+        expect(runCli(['copy', 'cmd', '1', '--print'], { env }).stdout).toBe('for i in 1 2; do\necho "n=$i"\ndone\n');
+        expect(runCli(['copy', 'out', '1', '--print'], { env }).stdout).toBe('n=1\nn=2\n');
+      } finally {
+        tmp.cleanup();
+      }
+    }, 30_000);
   });
 }
