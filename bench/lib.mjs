@@ -1,6 +1,6 @@
 // Shared helpers for benchmarks: run a command N times, report the median wall time.
 import { spawnSync } from 'node:child_process';
-import { createReadStream, readdirSync } from 'node:fs';
+import { createReadStream, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 
@@ -62,4 +62,29 @@ export function jsonlFiles(dir, out = []) {
     else if (e.name.endsWith('.jsonl')) out.push(p);
   }
   return out;
+}
+
+/** `count` terminal records in 20 logs; every 250th failed with "Connection refused". */
+export function writeTerminalRecords(dataDir, count) {
+  const dir = join(dataDir, 'terminals');
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const logs = 20;
+  const commands = ['npm test', 'git status', 'make build', 'ls -la src', 'cargo check', 'docker ps', 'kubectl get pods', 'curl -sS localhost:8080/health'];
+  const start = Date.parse('2026-10-01T00:00:00Z');
+  const paths = [];
+  for (let l = 0; l < logs; l++) {
+    const lines = [];
+    for (let i = l; i < count; i += logs) {
+      const command = commands[i % commands.length];
+      const refused = i % 250 === 7;
+      const output = refused
+        ? `curl: (7) Failed to connect to localhost port 8080 after 0 ms: Connection refused (record ${i})`
+        : `${command} output line ${i}\n${'result ok '.repeat(1 + (i % 12))}\nexit status ${i % 5 === 0 ? 1 : 0}`;
+      lines.push(JSON.stringify({ prompt: `me@box:~/proj-${l}$ `, command, output, cwd: `/home/me/proj-${l}`, ended_at: new Date(start + i * 60_000).toISOString(), duration_ms: i % 900, exit_code: refused || i % 5 === 0 ? 1 : 0 }));
+    }
+    const path = join(dir, `${1000 + l}-${1764000000 + l}.jsonl`);
+    writeFileSync(path, lines.join('\n') + '\n', { mode: 0o600 });
+    paths.push(path);
+  }
+  return paths;
 }

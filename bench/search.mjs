@@ -15,11 +15,11 @@
 // Needs `npm run build` first (it runs bin/sivtr.js like a user does).
 import { spawn, spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { generateCorpus } from './agents-corpus.mjs';
-import { jsonlFiles, median, numericArgs, plainParse } from './lib.mjs';
+import { jsonlFiles, median, numericArgs, plainParse, writeTerminalRecords } from './lib.mjs';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const BIN = join(ROOT, 'bin', 'sivtr.js');
@@ -36,31 +36,6 @@ function run(argv, env, { cmd = process.execPath, allowFail = false } = {}) {
   const ms = Number(process.hrtime.bigint() - t0) / 1e6;
   if (r.status !== 0 && !allowFail) throw new Error(`${cmd} ${argv.join(' ')} exited ${r.status}: ${r.stderr}`);
   return { ms, stdout: r.stdout, stderr: r.stderr, status: r.status };
-}
-
-/** `count` terminal records in 20 logs; every 250th failed with "Connection refused". */
-function writeTerminalRecords(dataDir, count) {
-  const dir = join(dataDir, 'terminals');
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
-  const logs = 20;
-  const commands = ['npm test', 'git status', 'make build', 'ls -la src', 'cargo check', 'docker ps', 'kubectl get pods', 'curl -sS localhost:8080/health'];
-  const start = Date.parse('2026-10-01T00:00:00Z');
-  const paths = [];
-  for (let l = 0; l < logs; l++) {
-    const lines = [];
-    for (let i = l; i < count; i += logs) {
-      const command = commands[i % commands.length];
-      const refused = i % 250 === 7;
-      const output = refused
-        ? `curl: (7) Failed to connect to localhost port 8080 after 0 ms: Connection refused (record ${i})`
-        : `${command} output line ${i}\n${'result ok '.repeat(1 + (i % 12))}\nexit status ${i % 5 === 0 ? 1 : 0}`;
-      lines.push(JSON.stringify({ prompt: `me@box:~/proj-${l}$ `, command, output, cwd: `/home/me/proj-${l}`, ended_at: new Date(start + i * 60_000).toISOString(), duration_ms: i % 900, exit_code: refused || i % 5 === 0 ? 1 : 0 }));
-    }
-    const path = join(dir, `${1000 + l}-${1764000000 + l}.jsonl`);
-    writeFileSync(path, lines.join('\n') + '\n', { mode: 0o600 });
-    paths.push(path);
-  }
-  return paths;
 }
 
 const sizeOf = (paths) => paths.reduce((n, p) => n + statSync(p).size, 0);

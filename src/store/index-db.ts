@@ -14,14 +14,14 @@ import { ensurePrivateDir } from '../files.js';
 import { PART_WEIGHT, unitText, type SessionDoc, type UnitDoc } from './docs.js';
 import type { Statement } from 'better-sqlite3';
 import { KeySet, keyToken } from './grams.js';
-import { decodeRecords, MAX_RECORDS, RECORD_KINDS, recordEntry, recordsFirstUnit, type RecordEntry } from './record-chunks.js';
+import { decodeRecords, encodeRecords, MAX_RECORDS, RECORD_KINDS, recordEntry, recordsFirstUnit, type RecordEntry, type RecordList } from './record-chunks.js';
 import type { Unit } from '../memory/types.js';
 
 const deflateRawAsync = promisify(deflateRaw);
 import { isCorruptionError, isUnwritableError, openDb, openMemoryDb, type Db } from '../session/sqlite.js';
 
 /** Bump when what is stored per unit changes: the index is then rebuilt from the sources. */
-export const PARSER_VERSION = '10';
+export const PARSER_VERSION = '11';
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -106,8 +106,12 @@ export type FileRow = { key: string; size: number; mtime: number; head: string; 
 /** One part of a chunk, as search reads it back. */
 export type StoredPart = { uid: number; n: number; kind: string; label: string | null; text: string; group: number };
 
-/** The text of one chunk, decoded (and a record chunk's list of records). */
-export type StoredChunk = { id: number; session: number; parts: StoredPart[]; records?: RecordEntry[] };
+/**
+ * One chunk, decoded: `partsOf(uid)` gives one unit's parts in order, cut from the text only
+ * when asked (a search shows a few units of a chunk that holds hundreds); a record chunk also
+ * has its list of records.
+ */
+export type StoredChunk = { id: number; session: number; partsOf(uid: number): StoredPart[]; records?: RecordList };
 
 export type PartDir = [ordinal: number, n: number, kind: string, label: string | null, length: number, group: number];
 
@@ -169,45 +173,76 @@ function decode(data: Buffer): string {
   return (data[0] === 1 ? inflateRawSync(body) : body).toString('utf8');
 }
 
-/** A chunk's text and part directory, before it is split into parts. */
-export type ChunkText = { text: string; dir: PartDir[]; records?: RecordEntry[] };
+/** A chunk of unit rows' text and part directory, before it is cut into parts. */
+export type ChunkText = { text: string; dir: PartDir[] };
 
-export function decodeChunkText(row: Pick<ChunkRow, 'parts' | 'data' | 'records'>): ChunkText {
-  if (!row.records) return { text: decode(row.data), dir: JSON.parse(row.parts) as PartDir[] };
-  const records = decodeRecords(row.records);
-  return { text: decode(row.data), dir: recordsDir(records), records };
+/** The text and directory of a chunk of unit rows (a record chunk: see decodeRecordChunk). */
+export function decodeChunkText(row: Pick<ChunkRow, 'parts' | 'data'>): ChunkText {
+  return { text: decode(row.data), dir: JSON.parse(row.parts) as PartDir[] };
 }
 
-/** The part directory of a record chunk, as a chunk of unit rows states it. */
-function recordsDir(records: RecordEntry[]): PartDir[] {
-  const dir: PartDir[] = [];
-  for (let k = 0; k < records.length; k++) {
-    const r = records[k]!;
-    for (let i = 0; i < 3; i++) {
-      const length = r[5 + i] as number;
-      if (length >= 0) dir.push([k, i + 1, RECORD_KINDS[i]!, null, length, i + 1]);
-    }
-  }
-  return dir;
+/** The text and record list of a chunk of terminal records. */
+export function decodeRecordChunk(row: Pick<ChunkRow, 'data'> & { records: Buffer }): { text: string; records: RecordList } {
+  return { text: decode(row.data), records: decodeRecords(row.records) };
 }
 
 export function decodeChunk(row: ChunkRow): StoredChunk {
-  return splitChunk(row.id, row.session, row.first_unit, decodeChunkText(row));
+  if (row.records) {
+    const { text, records } = decodeRecordChunk({ data: row.data, records: row.records });
+    return recordChunk(row.id, row.session, row.first_unit, text, records);
+  }
+  return unitChunk(row.id, row.session, row.first_unit, decodeChunkText(row));
 }
 
-/** A decoded chunk's text split into its parts. */
-export function splitChunk(id: number, session: number, firstUnit: number, { text, dir, records }: ChunkText): StoredChunk {
-  // Indexed rather than destructured in a for-of: a warm search runs this once, in the
-  // interpreter, where the iterator protocol per entry made three chunks' split cost ~5 ms.
-  const parts = new Array<StoredPart>(dir.length);
-  let at = 0;
-  for (let i = 0; i < dir.length; i++) {
-    const d = dir[i]!;
-    const length = d[4];
-    parts[i] = { uid: firstUnit + d[0], n: d[1], kind: d[2], label: d[3], text: text.slice(at, at + length), group: d[5] };
-    at += length + 1;
-  }
-  return records ? { id, session, parts, records } : { id, session, parts };
+/**
+ * A decoded chunk of unit rows. Its directory lists parts by unit ordinal, so one unit's parts
+ * are found by a binary search; their offsets come from one pass over the lengths, made the
+ * first time a part is cut. Plain indexed loops: a warm search runs this in the interpreter.
+ */
+export function unitChunk(id: number, session: number, firstUnit: number, { text, dir }: ChunkText): StoredChunk {
+  let starts: Int32Array | undefined;
+  const partsOf = (uid: number): StoredPart[] => {
+    const ordinal = uid - firstUnit;
+    let lo = 0;
+    let hi = dir.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (dir[mid]![0] < ordinal) lo = mid + 1;
+      else hi = mid;
+    }
+    const out: StoredPart[] = [];
+    if (lo === dir.length || dir[lo]![0] !== ordinal) return out;
+    if (!starts) {
+      starts = new Int32Array(dir.length);
+      for (let i = 1; i < dir.length; i++) starts[i] = starts[i - 1]! + dir[i - 1]![4] + 1;
+    }
+    for (let i = lo; i < dir.length && dir[i]![0] === ordinal; i++) {
+      const d = dir[i]!;
+      out.push({ uid, n: d[1], kind: d[2], label: d[3], text: text.slice(starts[i], starts[i]! + d[4]), group: d[5] });
+    }
+    // Stored in part order; sorted all the same, as a unit's parts are always shown.
+    if (out.length > 1) out.sort((a, b) => a.n - b.n);
+    return out;
+  };
+  return { id, session, partsOf };
+}
+
+/** A decoded chunk of terminal records: record k's parts sit at its offset in the text (RecordList). */
+export function recordChunk(id: number, session: number, firstUnit: number, text: string, records: RecordList): StoredChunk {
+  const partsOf = (uid: number): StoredPart[] => {
+    const k = uid - firstUnit;
+    const out: StoredPart[] = [];
+    if (k < 0 || k >= records.count) return out;
+    let at = records.start(k);
+    for (let i = 0; i < 3; i++) {
+      const length = records.partLength(k, i);
+      if (length < 0) continue;
+      out.push({ uid, n: i + 1, kind: RECORD_KINDS[i]!, label: null, text: text.slice(at, at + length), group: i + 1 });
+      at += length + 1;
+    }
+    return out;
+  };
+  return { id, session, partsOf, records };
 }
 
 let keySet: KeySet | undefined;
@@ -316,7 +351,7 @@ function packRecordsRaw(units: Unit[], fallbackAt: string | undefined, compress:
   const kept: (string | undefined)[] = [undefined, undefined, undefined];
   const flush = (): void => {
     const text = texts.join('\u0000');
-    const list = Buffer.from(JSON.stringify(records), 'utf8');
+    const list = encodeRecords(records);
     const stored = worthDeflating(list, compress) ? Buffer.concat([DEFLATED, deflateRawSync(list, { level: 1 })]) : Buffer.concat([RAW, list]);
     chunks.push({ lo, docs: [], parts: '', nparts: texts.length, nchars: text.length, keys: keyTokens(texts), data: RAW, lead: leadOf(leadDir, leadTexts), records: stored, count: records.length });
     raw.push(Buffer.from(text, 'utf8'));

@@ -66,8 +66,103 @@ export function recordMeta(e: RecordEntry): RecordMeta {
   return { idx: e[0], at: epochMs(e[1] ?? undefined), atText: e[1], cwd: e[2], status: STATUS_OF_LETTER[e[3]] ?? 'unknown', title: e[4] };
 }
 
-/** The stored list (one byte saying how: 0 as is, 1 deflated, then JSON). */
-export function decodeRecords(blob: Buffer): RecordEntry[] {
+/**
+ * A chunk's record list as search reads it: the records' part offsets in place, and the
+ * metadata of one record parsed only when it is asked for. A search reads a few records of a
+ * chunk that holds a thousand (the ones holding a hit), so it never parses the others' JSON nor
+ * walks their parts (docs/formats.md, "index.db").
+ */
+export class RecordList {
+  readonly count: number;
+  /** Per record four int32: where its first part starts in the chunk's text, and p1-p3's lengths (-1: blank). */
+  private readonly ints: Int32Array;
+  private readonly metaStarts: Uint32Array;
+  private readonly meta: Buffer;
+  private readonly entries: (RecordEntry | undefined)[];
+
+  constructor(body: Buffer) {
+    const count = body.readUInt32LE(0);
+    this.count = count;
+    // Copied out of the blob: its bytes need not be aligned for a typed view.
+    let at = 4;
+    this.ints = new Int32Array(count * RECORD_INTS);
+    new Uint8Array(this.ints.buffer).set(body.subarray(at, (at += count * RECORD_INTS * 4)));
+    this.metaStarts = new Uint32Array(count + 1);
+    new Uint8Array(this.metaStarts.buffer).set(body.subarray(at, (at += (count + 1) * 4)));
+    this.meta = body.subarray(at);
+    this.entries = new Array(count);
+  }
+
+  /** Where record k's first part starts in the chunk's text. */
+  start(k: number): number {
+    return this.ints[k * RECORD_INTS]!;
+  }
+
+  /** The length of record k's part i (0 prompt, 1 command, 2 output), -1 when blank. */
+  partLength(k: number, i: number): number {
+    return this.ints[k * RECORD_INTS + 1 + i]!;
+  }
+
+  /** The record whose parts hold text offset `at`: the last one starting at or before it. */
+  recordAt(at: number): number {
+    let lo = 0;
+    let hi = this.count - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (this.ints[mid * RECORD_INTS]! <= at) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo;
+  }
+
+  /** Record k as its chunk lists it (parsed once). */
+  entry(k: number): RecordEntry {
+    let e = this.entries[k];
+    if (e === undefined) {
+      const m = JSON.parse(this.meta.toString('utf8', this.metaStarts[k], this.metaStarts[k + 1])) as [number, string | null, string | null, string, string];
+      e = [m[0], m[1], m[2], m[3], m[4], this.partLength(k, 0), this.partLength(k, 1), this.partLength(k, 2)];
+      this.entries[k] = e;
+    }
+    return e;
+  }
+}
+
+/** int32 per record in a stored list: the first part's offset and three part lengths. */
+const RECORD_INTS = 4;
+
+/**
+ * The stored list's body: the record count (u32), per record its first part's offset in the
+ * chunk's text and its part lengths (int32 ×4), the byte offset of each record's metadata (u32,
+ * one more than there are records), then the metadata: per record the JSON of [index, time as
+ * written, cwd, status letter, title]. Little-endian, as every platform sivtr runs on is (the
+ * typed views read it in the platform's order).
+ */
+export function encodeRecords(records: RecordEntry[]): Buffer {
+  const count = records.length;
+  const metas = records.map((r) => Buffer.from(JSON.stringify([r[0], r[1], r[2], r[3], r[4]]), 'utf8'));
+  const ints = Buffer.alloc(4 + count * RECORD_INTS * 4 + (count + 1) * 4);
+  ints.writeUInt32LE(count, 0);
+  let at = 4;
+  let start = 0;
+  for (const r of records) {
+    ints.writeInt32LE(start, at);
+    for (let i = 0; i < 3; i++) {
+      const length = r[5 + i] as number;
+      ints.writeInt32LE(length, at + 4 + 4 * i);
+      if (length >= 0) start += length + 1;
+    }
+    at += RECORD_INTS * 4;
+  }
+  let metaAt = 0;
+  for (let k = 0; k <= count; k++) {
+    ints.writeUInt32LE(metaAt, at + 4 * k);
+    if (k < count) metaAt += metas[k]!.length;
+  }
+  return Buffer.concat([ints, ...metas]);
+}
+
+/** The stored list (one byte saying how: 0 as is, 1 deflated, then the body of encodeRecords). */
+export function decodeRecords(blob: Buffer): RecordList {
   const body = blob.subarray(1);
-  return JSON.parse((blob[0] === 1 ? inflateRawSync(body) : body).toString('utf8')) as RecordEntry[];
+  return new RecordList(blob[0] === 1 ? inflateRawSync(body) : body);
 }

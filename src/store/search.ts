@@ -9,11 +9,11 @@ import { displayIds } from '../memory/display-id.js';
 import { formatRef } from '../memory/ref.js';
 import { findSource, recordSourceNames } from '../memory/sources.js';
 import { isSivtrReadOnly } from '../memory/self-commands.js';
-import { decodeChunkText, decodeLeadDir, isLeadKind, LEAD_WEIGHT, splitChunk, type CachedLead, type ChunkRow, type IndexDb, type PartDir, type StoredChunk, type StoredPart } from './index-db.js';
+import { decodeChunkText, decodeLeadDir, decodeRecordChunk, isLeadKind, LEAD_WEIGHT, recordChunk, unitChunk, type CachedLead, type ChunkRow, type IndexDb, type PartDir, type StoredChunk, type StoredPart } from './index-db.js';
 import { hasTerms, queryTerms, snippet, type QueryTerms } from './query.js';
 import { PART_WEIGHT, type StatusName } from './docs.js';
 import { termKeys } from './grams.js';
-import { chunkOfRecord, decodeRecords, isRecordUnit, recordMeta } from './record-chunks.js';
+import { chunkOfRecord, decodeRecords, isRecordUnit, RECORD_KINDS, recordMeta, type RecordList } from './record-chunks.js';
 
 export type SearchField = 'content' | 'command' | 'output' | 'input' | 'title';
 
@@ -158,6 +158,79 @@ function countTerms(text: string, dir: PartDir[], terms: string[], kinds: Set<st
   return counts;
 }
 
+/**
+ * countTerms for a chunk of terminal records: each match's part is found from its offset
+ * (RecordList.recordAt) rather than by a walk over the chunk's thousands of parts, and only the
+ * parts holding a term are returned, as a directory of their own (in the chunk's part order)
+ * with their counts. A warm search runs this in the interpreter, once per chunk: a walk over
+ * every part, building an entry for each, was most of the search and made V8 compile the loops.
+ */
+function countRecordTerms(text: string, list: RecordList, terms: string[], kinds: Set<string> | undefined): { dir: PartDir[]; counts: number[][] } {
+  const found = new Map<number, number[]>(); // by part key k·3 + i
+  const tfOf = (key: number): number[] => {
+    let tf = found.get(key);
+    if (!tf) found.set(key, (tf = new Array<number>(terms.length).fill(0)));
+    return tf;
+  };
+  const lower = text.toLowerCase();
+  if (lower.length === text.length) {
+    for (let t = 0; t < terms.length; t++) {
+      const term = terms[t]!;
+      for (let at = lower.indexOf(term); at !== -1; ) {
+        const k = list.recordAt(at);
+        let start = list.start(k);
+        let i = 0;
+        let length = -1;
+        for (; i < 3; i++) {
+          length = list.partLength(k, i);
+          if (length < 0) continue;
+          if (at < start + length + 1) break;
+          start += length + 1;
+        }
+        const next = start + length + 1;
+        if (i === 3 || (kinds && !kinds.has(RECORD_KINDS[i]!))) {
+          at = lower.indexOf(term, next);
+          continue;
+        }
+        const tf = tfOf(k * 3 + i);
+        at = ++tf[t]! >= MAX_TF ? lower.indexOf(term, next) : lower.indexOf(term, at + term.length);
+      }
+    }
+  } else {
+    // Lower-casing moved offsets (rare): part by part, as countTerms does.
+    for (let k = 0; k < list.count; k++) {
+      let start = list.start(k);
+      for (let i = 0; i < 3; i++) {
+        const length = list.partLength(k, i);
+        if (length < 0) continue;
+        const part = text.slice(start, start + length).toLowerCase();
+        start += length + 1;
+        if (kinds && !kinds.has(RECORD_KINDS[i]!)) continue;
+        for (let t = 0; t < terms.length; t++) {
+          const term = terms[t]!;
+          for (let at = part.indexOf(term), n = 0; at !== -1 && n < MAX_TF; at = part.indexOf(term, at + term.length), n++) tfOf(k * 3 + i)[t]!++;
+        }
+      }
+    }
+  }
+  const keys = [...found.keys()].sort((a, b) => a - b);
+  const dir: PartDir[] = new Array(keys.length);
+  const counts: number[][] = new Array(keys.length);
+  for (let j = 0; j < keys.length; j++) {
+    const key = keys[j]!;
+    const k = (key / 3) | 0;
+    const i = key - 3 * k;
+    dir[j] = [k, i + 1, RECORD_KINDS[i]!, null, list.partLength(k, i), i + 1];
+    counts[j] = found.get(key)!;
+  }
+  return { dir, counts };
+}
+
+function anyCount(counts: (number[] | undefined)[]): boolean {
+  for (let p = 0; p < counts.length; p++) if (counts[p] !== undefined) return true;
+  return false;
+}
+
 type Matched = { n: number; group: number; weight: number; length: number; tf: number[] };
 
 // BM25 with the usual constants, over parts: the gram keys have no positions, so the score is
@@ -238,10 +311,17 @@ class TermScan {
       this.scanned.add(row.id);
       for (const uid of this.leadUnits.get(row.id) ?? []) this.units.delete(uid);
       this.leadUnits.delete(row.id);
+      if (row.records) {
+        const { text, records } = decodeRecordChunk({ data: row.data, records: row.records });
+        const hits = countRecordTerms(text, records, this.lowered, this.kinds);
+        if (this.decoded.size < MAX_KEPT_CHUNKS && hits.dir.length > 0) this.decoded.set(row.id, recordChunk(row.id, row.session, row.first_unit, text, records));
+        this.add(row.id, row.first_unit, hits.dir, hits.counts, true);
+        continue;
+      }
       const chunkText = decodeChunkText(row);
       const { text, dir } = chunkText;
       const counts = countTerms(text, dir, this.lowered, this.kinds);
-      if (this.decoded.size < MAX_KEPT_CHUNKS && counts.some((c) => c !== undefined)) this.decoded.set(row.id, splitChunk(row.id, row.session, row.first_unit, chunkText));
+      if (this.decoded.size < MAX_KEPT_CHUNKS && anyCount(counts)) this.decoded.set(row.id, unitChunk(row.id, row.session, row.first_unit, chunkText));
       this.add(row.id, row.first_unit, dir, counts, true);
     }
   }
@@ -304,10 +384,17 @@ class TermScan {
     const unit = this.units.get(uid);
     const lead = unit && this.leads.get(unit.chunk);
     if (!lead) return undefined;
+    // A part of a kind below the lead's is not in it: the best part of most terminal hits (their output).
+    for (let i = 0; i < unit.parts.length; i++) if (unit.parts[i]!.n === n && unit.parts[i]!.weight < LEAD_WEIGHT) return undefined;
+    // The directory lists parts by unit ordinal: the walk stops past the unit.
+    const ordinal = uid - lead.firstUnit;
+    const dir = lead.dir;
     let at = 0;
-    for (const [ordinal, pn, kind, label, length, group] of lead.dir) {
-      if (lead.firstUnit + ordinal === uid && pn === n) return { uid, n, kind, label, text: lead.text.slice(at, at + length), group };
-      at += length + 1;
+    for (let i = 0; i < dir.length; i++) {
+      const d = dir[i]!;
+      if (d[0] === ordinal && d[1] === n) return { uid, n, kind: d[2], label: d[3], text: lead.text.slice(at, at + d[4]), group: d[5] };
+      if (d[0] > ordinal) break;
+      at += d[4] + 1;
     }
     return undefined;
   }
@@ -316,16 +403,18 @@ class TermScan {
   private add(chunk: number, firstUnit: number, dir: PartDir[], counts: (number[] | undefined)[], full: boolean): number[] {
     const terms = this.lowered.length;
     const uids: number[] = [];
-    dir.forEach(([ordinal, n, kind, , length, group], p) => {
+    // An indexed loop, not forEach with a destructuring callback: a warm search runs it in the interpreter.
+    for (let p = 0; p < dir.length; p++) {
       const tf = counts[p];
-      if (!tf) return;
-      const uid = firstUnit + ordinal;
+      if (!tf) continue;
+      const d = dir[p]!;
+      const uid = firstUnit + d[0];
       let unit = this.units.get(uid);
       if (!unit) {
         this.units.set(uid, (unit = { uid, found: new Uint8Array(terms), held: 0, leadFound: new Uint8Array(terms), leadHeld: 0, parts: [], chunk, full }));
         uids.push(uid);
       }
-      const weight = PART_WEIGHT[kind] ?? 1;
+      const weight = PART_WEIGHT[d[2]] ?? 1;
       const lead = weight >= LEAD_WEIGHT;
       for (let t = 0; t < terms; t++) {
         if (tf[t]! === 0) continue;
@@ -338,8 +427,8 @@ class TermScan {
           unit.leadHeld++;
         }
       }
-      unit.parts.push({ n, group: group ?? n, weight, length, tf });
-    });
+      unit.parts.push({ n: d[1], group: d[5] ?? d[1], weight, length: d[4], tf });
+    }
     return uids;
   }
 }
@@ -515,11 +604,12 @@ function recordRows(index: IndexDb, req: SearchRequest, ids: number[] | undefine
   const out: UnitRow[] = [];
   for (const c of index.stmt(sql).all(...params) as RecordChunkRow[]) {
     const records = decoded?.get(c.id)?.records ?? decodeRecords(c.records);
-    const ordinals = wanted ? wanted.get(c.id)!.map((uid) => uid - c.first_unit) : records.map((_, k) => k);
-    for (const k of ordinals) {
-      const entry = records[k];
-      if (!entry) continue;
-      const m = recordMeta(entry);
+    const uids = wanted?.get(c.id);
+    const n = uids ? uids.length : records.count;
+    for (let j = 0; j < n; j++) {
+      const k = uids ? uids[j]! - c.first_unit : j;
+      if (k < 0 || k >= records.count) continue;
+      const m = recordMeta(records.entry(k));
       if (req.status && m.status !== req.status) continue;
       if (req.since !== undefined && !(m.at !== null && m.at >= req.since)) continue;
       if (req.until !== undefined && !(m.at !== null && m.at <= req.until)) continue;
@@ -536,8 +626,12 @@ function partsOf(index: IndexDb, cache: Map<number, StoredChunk | undefined>, ui
   const chunkId = isRecordUnit(uid) ? chunkOfRecord(uid) : (index.stmt('SELECT chunk FROM units WHERE id = ?').pluck().get(uid) as number | undefined);
   if (chunkId === undefined) return [];
   if (!cache.has(chunkId)) cache.set(chunkId, index.chunk(chunkId));
+  const parts = cache.get(chunkId)?.partsOf(uid) ?? [];
   const kinds = allowedKinds(field, only);
-  return (cache.get(chunkId)?.parts ?? []).filter((p) => p.uid === uid && (!kinds || kinds.has(p.kind))).sort((a, b) => a.n - b.n);
+  if (!kinds) return parts;
+  const out: StoredPart[] = [];
+  for (let i = 0; i < parts.length; i++) if (kinds.has(parts[i]!.kind)) out.push(parts[i]!);
+  return out;
 }
 
 /** A terminal record of `sivtr show …`, an earlier `sivtr search …`: its output repeats the hit. */

@@ -17,12 +17,15 @@ import { writeLog, type RawEntry } from '../helpers/terminal-log.js';
 const quiet = { total() {}, step() {}, done() {} };
 const NOW = Date.parse('2026-12-01T00:00:00Z');
 
-/** Logs that reach every corner of a record: blank parts, long output, odd times, no cwd, sivtr's own commands, thousands of records. */
+/**
+ * Logs that reach every corner of a record: blank parts, long output, odd times, no cwd, sivtr's own commands, thousands of
+ * records, and a character whose lower case is longer (İ), which makes a chunk's terms be counted part by part.
+ */
 function writeLogs(data: string): void {
   const first: (RawEntry | string)[] = [
     { prompt: '$ ', command: 'curl localhost:8080', output: 'curl: (7) Failed to connect: Connection refused', cwd: '/srv/app', ended_at: '2026-11-20T09:00:00Z', exit_code: 7 },
     { prompt: '', command: 'grep -rn 会话 src/', output: 'src/i18n.ts:3: 会话记录', cwd: '/srv/app/sub', ended_at: '2026-11-21T09:00:00.250Z', exit_code: 0 },
-    { prompt: '$ ', command: 'git log -1', output: 'a1b2c3d Merge PR1137: snake_case_helpers', ended_at: '2026-11-22T10:00:00+02:00' },
+    { prompt: '$ ', command: 'git log -1', output: 'a1b2c3d Merge PR1137: snake_case_helpers (İstanbul)', ended_at: '2026-11-22T10:00:00+02:00' },
     { prompt: '$ ', command: '', output: '' }, // keeps its position, not a record
     'not json at all',
     { prompt: '$ ', command: '   ', output: 'output of a blank command: connection reset', cwd: '/srv/other', ended_at: '2026-11-29T23:59:59Z', exit_code: 1 },
