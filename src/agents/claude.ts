@@ -13,6 +13,7 @@ import {
   joinContent,
 } from './common.js';
 import type { Transcript, Block, DiscoverOptions, Provider, TranscriptSummary, TokenUsage, TurnEnd } from './types.js';
+import { tokenUsage } from './usage.js';
 import { UuidTree, type TreeNode } from './uuid-tree.js';
 
 const HEAD_BYTES = 64 * 1024;
@@ -150,13 +151,7 @@ type Node = TreeNode & {
 /** Anthropic usage: input_tokens already excludes the cache reads and writes. */
 export function anthropicUsage(u: unknown): TokenUsage | undefined {
   if (!isObject(u)) return undefined;
-  const n = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
-  const usage: TokenUsage = {};
-  if (n(u.input_tokens) !== undefined) usage.input = n(u.input_tokens);
-  if (n(u.output_tokens) !== undefined) usage.output = n(u.output_tokens);
-  if (n(u.cache_read_input_tokens) !== undefined) usage.cacheRead = n(u.cache_read_input_tokens);
-  if (n(u.cache_creation_input_tokens) !== undefined) usage.cacheWrite = n(u.cache_creation_input_tokens);
-  return Object.keys(usage).length > 0 ? usage : undefined;
+  return tokenUsage({ input: u.input_tokens, output: u.output_tokens, cacheRead: u.cache_read_input_tokens, cacheWrite: u.cache_creation_input_tokens });
 }
 
 /** What a dialogue record says about the end of its turn. */

@@ -18,6 +18,7 @@ import {
   statOrUndefined, str, titleFrom, toIso, UnreadableFiles,
 } from './common.js';
 import type { Transcript, Block, DiscoverOptions, Provider, TokenUsage, TranscriptSummary } from './types.js';
+import { tokenUsage } from './usage.js';
 
 type Rec = Record<string, unknown>;
 
@@ -107,8 +108,6 @@ function userPart(blocks: Block[], text: string, timestamp: string | undefined):
   pushBlock(blocks, 'user', prompt, { timestamp });
 }
 
-const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) && v >= 0 ? v : undefined);
-
 /**
  * `metrics.tokens` of an assistant message (Cline 3.x): `prompt` counts the cached tokens too
  * (`cached` is the part of it served from the cache), so fresh input is the difference.
@@ -116,13 +115,7 @@ const num = (v: unknown): number | undefined => (typeof v === 'number' && Number
 function taskUsage(m: Rec): TokenUsage | undefined {
   const tokens = isObject(m.metrics) && isObject(m.metrics.tokens) ? m.metrics.tokens : undefined;
   if (!tokens) return undefined;
-  const prompt = num(tokens.prompt);
-  const cached = num(tokens.cached);
-  const usage: TokenUsage = {};
-  if (prompt !== undefined) usage.input = Math.max(0, prompt - (cached ?? 0));
-  if (num(tokens.completion) !== undefined) usage.output = num(tokens.completion);
-  if (cached !== undefined) usage.cacheRead = cached;
-  return Object.keys(usage).length > 0 ? usage : undefined;
+  return tokenUsage({ input: tokens.prompt, output: tokens.completion, cacheRead: tokens.cached }, { inputHolds: ['cacheRead'] });
 }
 
 /** `file`: the api_conversation_history.json they came from, for raw locators (`/<index>`). */

@@ -13,6 +13,7 @@ import {
   joinContent,
 } from './common.js';
 import type { Transcript, Block, DiscoverOptions, Provider, RawLocator, RecordedChange, TranscriptSummary, TokenUsage, TurnEnd } from './types.js';
+import { sumUsage, tokenUsage } from './usage.js';
 
 type Rec = Record<string, unknown>;
 
@@ -101,15 +102,10 @@ const num = (v: unknown): number | undefined => (typeof v === 'number' && Number
  */
 function codexUsage(u: unknown): TokenUsage | undefined {
   if (!isObject(u)) return undefined;
-  const input = num(u.input_tokens);
-  const cached = num(u.cached_input_tokens);
-  const usage: TokenUsage = {};
-  if (input !== undefined) usage.input = Math.max(0, input - (cached ?? 0));
-  if (num(u.output_tokens) !== undefined) usage.output = num(u.output_tokens);
-  if (cached !== undefined) usage.cacheRead = cached;
-  if (num(u.cache_write_input_tokens) !== undefined) usage.cacheWrite = num(u.cache_write_input_tokens);
-  if (num(u.reasoning_output_tokens) !== undefined) usage.reasoning = num(u.reasoning_output_tokens);
-  return Object.keys(usage).length > 0 ? usage : undefined;
+  return tokenUsage(
+    { input: u.input_tokens, output: u.output_tokens, cacheRead: u.cached_input_tokens, cacheWrite: u.cache_write_input_tokens, reasoning: u.reasoning_output_tokens },
+    { inputHolds: ['cacheRead'] },
+  );
 }
 
 const MODEL_KINDS = new Set(['assistant', 'thinking', 'tool_call']);
@@ -137,15 +133,6 @@ function lastModelBlock(blocks: Block[]): Block | undefined {
     if (MODEL_KINDS.has(b.kind)) return b;
   }
   return undefined;
-}
-
-function addUsage(block: Block, u: TokenUsage): void {
-  if (!block.usage) {
-    block.usage = { ...u };
-    return;
-  }
-  const sum = block.usage;
-  for (const k of ['input', 'output', 'cacheRead', 'cacheWrite', 'reasoning'] as const) if (u[k] !== undefined) sum[k] = (sum[k] ?? 0) + u[k];
 }
 
 /** State of one parse; the same handlers serve every era. */
@@ -436,7 +423,7 @@ class CodexReader {
     const source = this.usages.some((u) => u.source === 'record') ? 'record' : 'count';
     for (const u of this.usages) {
       const target = fromItems ? u.items : u.events;
-      if (u.source === source && target) addUsage(target, u.usage);
+      if (u.source === source && target) target.usage = sumUsage(target.usage, u.usage);
     }
     return {
       id: this.id ?? fallbackId,

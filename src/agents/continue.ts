@@ -12,6 +12,7 @@ import {
   expandHome, homeOf, imagePlaceholder, isInjectedText, isObject, joinContent, labelToolOutputs, prettyArgs, pushBlock, readDirQuiet, statOrUndefined, str, titleFrom, toIso, summariesOfFiles,
 } from './common.js';
 import type { Transcript, Block, TokenUsage, DiscoverOptions, Provider, TranscriptSummary } from './types.js';
+import { tokenCount, tokenUsage } from './usage.js';
 
 type Rec = Record<string, unknown>;
 
@@ -38,19 +39,12 @@ function unwrapRead(name: string | undefined, text: string): string {
   return text.replace(/^Content of [^\n]*:\n/, '');
 }
 
-const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
-
 /** OpenAI-style usage: `prompt_tokens` includes the cached ones (`prompt_tokens_details.cached_tokens`). */
 function continueUsage(u: unknown): TokenUsage | undefined {
   if (!isObject(u)) return undefined;
-  const prompt = num(u.prompt_tokens);
   const details = isObject(u.prompt_tokens_details) ? u.prompt_tokens_details : {};
-  const cached = num(details.cached_tokens) ?? num(u.cache_read_input_tokens);
-  const usage: TokenUsage = {};
-  if (prompt !== undefined) usage.input = Math.max(0, prompt - (cached ?? 0));
-  if (num(u.completion_tokens) !== undefined) usage.output = num(u.completion_tokens);
-  if (cached !== undefined) usage.cacheRead = cached;
-  return Object.keys(usage).length > 0 ? usage : undefined;
+  const cached = tokenCount(details.cached_tokens) ?? u.cache_read_input_tokens;
+  return tokenUsage({ input: u.prompt_tokens, output: u.completion_tokens, cacheRead: cached }, { inputHolds: ['cacheRead'] });
 }
 
 /** `path`: the session file, for raw locators (`/history/<i>`, the item a block came from). */

@@ -13,6 +13,7 @@ import {
   expandHome, homeOf, isInjectedText, isObject, labelToolOutputs, prettyArgs, pushBlock, readDirQuiet, reportSkipped, str, titleFrom, toIso, summariesOfFiles,
 } from './common.js';
 import type { Transcript, Block, DiscoverOptions, Provider, RecordedChange, TranscriptSummary, TokenUsage, TurnEnd } from './types.js';
+import { tokenUsage } from './usage.js';
 
 type Rec = Record<string, unknown>;
 
@@ -35,18 +36,11 @@ function userText(data: Rec): string {
 
 type Parsed = { blocks: Block[]; lastTurnOpen: boolean; cwd?: string; id?: string; startedAt?: string; updatedAt?: string };
 
-const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
-
 /** `session.usage_record`: one per model call, written just before the message it produced. */
 function copilotUsage(data: Rec): TokenUsage | undefined {
   const u = isObject(data.usage) ? data.usage : undefined;
   if (!u) return undefined;
-  const usage: TokenUsage = {};
-  if (num(u.inputTokens) !== undefined) usage.input = num(u.inputTokens);
-  if (num(u.outputTokens) !== undefined) usage.output = num(u.outputTokens);
-  if (num(u.cacheReadTokens) !== undefined) usage.cacheRead = num(u.cacheReadTokens);
-  if (num(u.cacheWriteTokens) !== undefined) usage.cacheWrite = num(u.cacheWriteTokens);
-  return Object.keys(usage).length > 0 ? usage : undefined;
+  return tokenUsage({ input: u.inputTokens, output: u.outputTokens, cacheRead: u.cacheReadTokens, cacheWrite: u.cacheWriteTokens });
 }
 
 const stringsOf = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string' && x !== '') : []);

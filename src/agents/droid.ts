@@ -14,6 +14,7 @@ import {
   pushBlock, reportSkipped, str, summariesInFolders, titleFrom, toIso,
 } from './common.js';
 import type { Transcript, Block, RawLocator, TurnEnd, DiscoverOptions, Provider, TokenUsage, TranscriptSummary } from './types.js';
+import { runningTotal, tokenUsage } from './usage.js';
 import { UuidTree, type TreeNode } from './uuid-tree.js';
 
 type Rec = Record<string, unknown>;
@@ -97,8 +98,6 @@ function outcomeEnd(r: Rec, raw: RawLocator): TurnEnd {
   return { state, evidence: `agent_turn_outcome: ${reason}`, raw, at: toIso(r.timestamp) };
 }
 
-const count = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) && v >= 0 ? v : undefined);
-
 /**
  * `<id>.settings.json` beside the transcript keeps the session's running `tokenUsage` (its own;
  * `inclusiveTokenUsage` adds its sub-agents'): the only token record Droid writes, so it is a
@@ -113,13 +112,7 @@ function settingsUsage(path: string): TokenUsage | undefined {
   }
   const u = isObject(settings) && isObject(settings.tokenUsage) ? settings.tokenUsage : undefined;
   if (!u) return undefined;
-  const usage: TokenUsage = {};
-  if (count(u.inputTokens) !== undefined) usage.input = count(u.inputTokens);
-  if (count(u.outputTokens) !== undefined) usage.output = count(u.outputTokens);
-  if (count(u.cacheReadTokens) !== undefined) usage.cacheRead = count(u.cacheReadTokens);
-  if (count(u.cacheCreationTokens) !== undefined) usage.cacheWrite = count(u.cacheCreationTokens);
-  if (count(u.thinkingTokens) !== undefined) usage.reasoning = count(u.thinkingTokens);
-  return Object.values(usage).some((v) => typeof v === 'number' && v > 0) ? usage : undefined;
+  return runningTotal(tokenUsage({ input: u.inputTokens, output: u.outputTokens, cacheRead: u.cacheReadTokens, cacheWrite: u.cacheCreationTokens, reasoning: u.thinkingTokens }));
 }
 
 export async function parseDroidFile(path: string, warnFn: (m: string) => void = warn): Promise<Transcript> {

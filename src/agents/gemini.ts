@@ -12,6 +12,7 @@ import {
   reportSkipped, statOrUndefined, str, titleFrom, toIso,
 } from './common.js';
 import type { Transcript, Block, DiscoverOptions, Provider, RawLocator, TranscriptSummary, TokenUsage } from './types.js';
+import { tokenUsage } from './usage.js';
 
 type Rec = Record<string, unknown>;
 const HEAD_BYTES = 64 * 1024;
@@ -66,8 +67,6 @@ function partsText(content: unknown, wantThoughts: boolean): string {
   return out.join('\n');
 }
 
-const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
-
 /**
  * Gemini's `tokens`: `input` (the prompt) includes the `cached` part and leaves out `tool`
  * (tool-use prompt tokens); `output` leaves out `thoughts`. Reported as fresh input, output
@@ -75,16 +74,7 @@ const num = (v: unknown): number | undefined => (typeof v === 'number' && Number
  */
 function geminiUsage(t: unknown): TokenUsage | undefined {
   if (!isObject(t)) return undefined;
-  const input = num(t.input);
-  const cached = num(t.cached);
-  const output = num(t.output);
-  const thoughts = num(t.thoughts);
-  const usage: TokenUsage = {};
-  if (input !== undefined) usage.input = Math.max(0, input - (cached ?? 0)) + (num(t.tool) ?? 0);
-  if (output !== undefined || thoughts !== undefined) usage.output = (output ?? 0) + (thoughts ?? 0);
-  if (cached !== undefined) usage.cacheRead = cached;
-  if (thoughts !== undefined) usage.reasoning = thoughts;
-  return Object.keys(usage).length > 0 ? usage : undefined;
+  return tokenUsage({ input: t.input, output: t.output, cacheRead: t.cached, reasoning: t.thoughts }, { inputHolds: ['cacheRead'], promptApart: t.tool, outputLacksReasoning: true });
 }
 
 /** run_shell_command's output lists `Exit Code: N` when the command did not exit 0 (older builds: always). */

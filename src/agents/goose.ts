@@ -12,6 +12,7 @@ import {
 } from './common.js';
 import { columnsOf, withReadOnlyDb } from './sqlite.js';
 import type { Transcript, Block, DiscoverOptions, Provider, TokenUsage, TranscriptSummary } from './types.js';
+import { tokenUsage } from './usage.js';
 
 type Rec = Record<string, unknown>;
 const PREFIX = 'goose:';
@@ -48,22 +49,13 @@ function resultText(result: Rec): { text: string; isError: boolean } {
 
 /** Goose writes seconds, some rows milliseconds. */
 const seconds = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? (v > 10_000_000_000 ? v / 1000 : v) : undefined);
-const count = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) && v >= 0 ? v : undefined);
 
 /** A request's tokens as the usage_ledger records them (schema 16+). */
 export type LedgerRow = { at: number; usage: TokenUsage };
 
 /** `input_tokens` counts the whole prompt (Goose adds the cache reads and writes in): fresh input is what remains. */
 function ledgerUsage(r: Rec): TokenUsage | undefined {
-  const input = count(r.input_tokens);
-  const read = count(r.cache_read_tokens);
-  const write = count(r.cache_write_tokens);
-  const usage: TokenUsage = {};
-  if (input !== undefined) usage.input = Math.max(0, input - (read ?? 0) - (write ?? 0));
-  if (count(r.output_tokens) !== undefined) usage.output = count(r.output_tokens);
-  if (read !== undefined) usage.cacheRead = read;
-  if (write !== undefined) usage.cacheWrite = write;
-  return Object.keys(usage).length > 0 ? usage : undefined;
+  return tokenUsage({ input: r.input_tokens, output: r.output_tokens, cacheRead: r.cache_read_tokens, cacheWrite: r.cache_write_tokens }, { inputHolds: ['cacheRead', 'cacheWrite'] });
 }
 
 /**

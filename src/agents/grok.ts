@@ -12,6 +12,7 @@ import { warn } from '../errors.js';
 import { newJsonlStats, readJsonlNumbered } from '../session/jsonl.js';
 import { expandHome, homeOf, isObject, labelToolOutputs, prettyArgs, readDirQuiet, reportSkipped, statOrUndefined, str, titleFrom, toIso, UnreadableFiles } from './common.js';
 import type { Transcript, Block, BlockKind, DiscoverOptions, Provider, TokenUsage, TranscriptSummary } from './types.js';
+import { sumUsage, tokenUsage } from './usage.js';
 
 type Rec = Record<string, unknown>;
 
@@ -37,29 +38,16 @@ function updateOf(line: Rec): Rec | undefined {
   return typeof update.sessionUpdate === 'string' || typeof update.type === 'string' ? update : undefined;
 }
 
-const count = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) && v >= 0 ? v : undefined);
-
 /** One `usage` payload (or one model's entry of `modelUsage`): `inputTokens` counts the cached reads too. */
 function grokUsageOf(u: Rec): TokenUsage | undefined {
-  const input = count(u.inputTokens);
-  const cached = count(u.cachedReadTokens);
-  const usage: TokenUsage = {};
-  if (input !== undefined) usage.input = Math.max(0, input - (cached ?? 0));
-  if (count(u.outputTokens) !== undefined) usage.output = count(u.outputTokens);
-  if (cached !== undefined) usage.cacheRead = cached;
-  if (count(u.reasoningTokens) !== undefined) usage.reasoning = count(u.reasoningTokens);
-  return Object.keys(usage).length > 0 ? usage : undefined;
+  return tokenUsage({ input: u.inputTokens, output: u.outputTokens, cacheRead: u.cachedReadTokens, reasoning: u.reasoningTokens }, { inputHolds: ['cacheRead'] });
 }
 
 /** A turn's usage: per model in `modelUsage` when it is there (summed), else the payload's own counts. */
 function turnUsage(u: unknown): TokenUsage | undefined {
   if (!isObject(u)) return undefined;
   const models = isObject(u.modelUsage) ? Object.values(u.modelUsage).filter(isObject) : [];
-  const parts = (models.length > 0 ? models : [u]).map(grokUsageOf).filter((x): x is TokenUsage => x !== undefined);
-  if (parts.length === 0) return undefined;
-  const sum: TokenUsage = {};
-  for (const p of parts) for (const k of ['input', 'output', 'cacheRead', 'reasoning'] as const) if (p[k] !== undefined) sum[k] = (sum[k] ?? 0) + p[k]!;
-  return sum;
+  return sumUsage(...(models.length > 0 ? models : [u]).map(grokUsageOf));
 }
 
 const MODEL_KINDS = new Set<BlockKind>(['assistant', 'thinking', 'tool_call']);

@@ -12,6 +12,7 @@ import {
 } from './common.js';
 import { columnsOf, withReadOnlyDb } from './sqlite.js';
 import type { Transcript, Block, DiscoverOptions, Provider, TokenUsage, TranscriptSummary } from './types.js';
+import { runningTotal, sumUsage, tokenUsage } from './usage.js';
 
 type Rec = Record<string, unknown>;
 const PREFIX = 'hermes:';
@@ -196,15 +197,11 @@ function chainUsage(db: Database, chain: string[]): TokenUsage | undefined {
   const present = Object.entries(TOKEN_COLUMNS).filter(([, c]) => cols.has(c));
   if (present.length === 0) return undefined;
   const select = db.prepare(`SELECT ${present.map(([, c]) => c).join(', ')} FROM sessions WHERE id = ?`);
-  const usage: TokenUsage = {};
-  for (const id of chain) {
+  const rows = chain.map((id) => {
     const row = select.get(id) as Rec | undefined;
-    for (const [key, col] of present) {
-      const v = row?.[col];
-      if (typeof v === 'number' && Number.isFinite(v) && v >= 0) usage[key as keyof TokenUsage] = (usage[key as keyof TokenUsage] ?? 0) + v;
-    }
-  }
-  return Object.values(usage).some((v) => typeof v === 'number' && v > 0) ? usage : undefined;
+    return row && tokenUsage(Object.fromEntries(present.map(([key, col]) => [key, row[col]])));
+  });
+  return runningTotal(sumUsage(...rows));
 }
 
 async function load(summary: TranscriptSummary, opts: DiscoverOptions): Promise<Transcript> {

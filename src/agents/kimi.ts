@@ -25,6 +25,7 @@ import { warn } from '../errors.js';
 import { firstRecord, headRecords, newJsonlStats, readJsonlNumbered, tailRecords } from '../session/jsonl.js';
 import { expandHome, homeOf, imagePlaceholder, isObject, joinContent, labelToolOutputs, prettyArgs, pushBlock, readDirQuiet, reportSkipped, statOrUndefined, str, titleFrom, toIso, UnreadableFiles } from './common.js';
 import type { Transcript, Block, DiscoverOptions, Provider, TokenUsage, TranscriptSummary } from './types.js';
+import { sumUsage, tokenUsage } from './usage.js';
 
 type Rec = Record<string, unknown>;
 const HEAD_BYTES = 64 * 1024;
@@ -74,17 +75,10 @@ function outputText(output: unknown): string {
   return joinContent(output, (p) => (typeof p === 'string' ? p : isObject(p) && p.type === 'text' ? str(p.text) ?? '' : undefined));
 }
 
-const count = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) && v >= 0 ? v : undefined);
-
 /** StatusUpdate's `token_usage`: `input_other` is the fresh input, the cache reads and writes are apart. */
 function kimiUsage(u: unknown): TokenUsage | undefined {
   if (!isObject(u)) return undefined;
-  const usage: TokenUsage = {};
-  if (count(u.input_other) !== undefined) usage.input = count(u.input_other);
-  if (count(u.output) !== undefined) usage.output = count(u.output);
-  if (count(u.input_cache_read) !== undefined) usage.cacheRead = count(u.input_cache_read);
-  if (count(u.input_cache_creation) !== undefined) usage.cacheWrite = count(u.input_cache_creation);
-  return Object.keys(usage).length > 0 ? usage : undefined;
+  return tokenUsage({ input: u.input_other, output: u.output, cacheRead: u.input_cache_read, cacheWrite: u.input_cache_creation });
 }
 
 const MODEL_KINDS = new Set(['assistant', 'thinking', 'tool_call']);
@@ -218,8 +212,7 @@ class WireReader {
     for (const { from, usage } of this.usages.values()) {
       const target = this.blocks.slice(from).find((b) => MODEL_KINDS.has(b.kind));
       if (!target) continue;
-      if (!target.usage) target.usage = { ...usage };
-      else for (const k of ['input', 'output', 'cacheRead', 'cacheWrite'] as const) if (usage[k] !== undefined) target.usage[k] = (target.usage[k] ?? 0) + usage[k]!;
+      target.usage = sumUsage(target.usage, usage);
     }
     labelToolOutputs(this.blocks);
     return this.blocks;

@@ -9,6 +9,7 @@ import { warn } from '../errors.js';
 import { expandHome, homeOf, isObject, isoFromMs, labelToolOutputs, prettyArgs, pushBlock, statOrUndefined, str, titleFrom } from './common.js';
 import { columnsOf, openReadOnly } from './sqlite.js';
 import type { Transcript, Block, DiscoverOptions, Provider, RawLocator, TranscriptSummary, TokenUsage, TurnEnd } from './types.js';
+import { tokenUsage } from './usage.js';
 
 type Rec = Record<string, unknown>;
 const dataHome = (env: NodeJS.ProcessEnv): string => (env.XDG_DATA_HOME ? expandHome(env.XDG_DATA_HOME, env) : join(homeOf(env), '.local', 'share'));
@@ -137,13 +138,7 @@ const num = (v: unknown): number | undefined => (typeof v === 'number' && Number
 function openCodeUsage(t: unknown): TokenUsage | undefined {
   if (!isObject(t)) return undefined;
   const cache = isObject(t.cache) ? t.cache : {};
-  const usage: TokenUsage = {};
-  if (num(t.input) !== undefined) usage.input = num(t.input);
-  if (num(t.output) !== undefined) usage.output = num(t.output);
-  if (num(cache.read) !== undefined) usage.cacheRead = num(cache.read);
-  if (num(cache.write) !== undefined) usage.cacheWrite = num(cache.write);
-  if (num(t.reasoning) !== undefined) usage.reasoning = num(t.reasoning);
-  return Object.keys(usage).length > 0 ? usage : undefined;
+  return tokenUsage({ input: t.input, output: t.output, cacheRead: cache.read, cacheWrite: cache.write, reasoning: t.reasoning });
 }
 
 /** How an assistant message ended: `finish` (stop, length) or its `error` (an abort is MessageAbortedError). */

@@ -11,6 +11,7 @@ import {
   joinContent,
 } from './common.js';
 import type { Transcript, Block, DiscoverOptions, Provider, TranscriptSummary, TokenUsage, ToolTruncation, TurnEnd } from './types.js';
+import { tokenUsage } from './usage.js';
 
 type Rec = Record<string, unknown>;
 
@@ -103,9 +104,7 @@ type Entry = { id?: string; parent?: string | null; seq: number; blocks: Block[]
 /** Pi's usage keeps fresh input, output and cache reads and writes apart already. */
 function piUsage(u: unknown): TokenUsage | undefined {
   if (!isObject(u)) return undefined;
-  const usage: TokenUsage = {};
-  for (const k of ['input', 'output', 'cacheRead', 'cacheWrite'] as const) if (typeof u[k] === 'number') usage[k] = u[k];
-  return Object.keys(usage).length > 0 ? usage : undefined;
+  return tokenUsage({ input: u.input, output: u.output, cacheRead: u.cacheRead, cacheWrite: u.cacheWrite });
 }
 
 /** Pi's `stopReason` on an assistant message: toolUse continues the turn, the others end it. */

@@ -9,6 +9,7 @@ import { warn } from '../errors.js';
 import { headRecords, newJsonlStats, readJsonlNumbered, tailRecords, textRecords } from '../session/jsonl.js';
 import { expandHome, homeOf, isInjectedText, isObject, labelToolOutputs, prettyArgs, pushBlock, readDirQuiet, reportSkipped, str, titleFrom, toIso, summariesOfFiles } from './common.js';
 import type { Transcript, Block, TokenUsage, DiscoverOptions, Provider, TranscriptSummary } from './types.js';
+import { tokenUsage } from './usage.js';
 import { UuidTree, type TreeNode } from './uuid-tree.js';
 
 type Rec = Record<string, unknown>;
@@ -65,19 +66,15 @@ const num = (v: unknown): number | undefined => (typeof v === 'number' && Number
 
 /**
  * `usageMetadata` as the Gemini API gives it: the prompt count includes the cached part and
- * the candidates leave out the thoughts; reported as fresh input, output with thoughts, cache apart.
+ * leaves out the tool-use prompt, the candidates leave out the thoughts; reported as fresh input
+ * (the tool-use prompt with it, as Gemini CLI's `tokens.tool` is), output with thoughts, cache apart.
  */
 function qwenUsage(u: unknown): TokenUsage | undefined {
   if (!isObject(u)) return undefined;
-  const prompt = num(u.promptTokenCount);
-  const cached = num(u.cachedContentTokenCount);
-  const thoughts = num(u.thoughtsTokenCount);
-  const usage: TokenUsage = {};
-  if (prompt !== undefined) usage.input = Math.max(0, prompt - (cached ?? 0));
-  if (num(u.candidatesTokenCount) !== undefined || thoughts !== undefined) usage.output = (num(u.candidatesTokenCount) ?? 0) + (thoughts ?? 0);
-  if (cached !== undefined) usage.cacheRead = cached;
-  if (thoughts !== undefined) usage.reasoning = thoughts;
-  return Object.keys(usage).length > 0 ? usage : undefined;
+  return tokenUsage(
+    { input: u.promptTokenCount, output: u.candidatesTokenCount, cacheRead: u.cachedContentTokenCount, reasoning: u.thoughtsTokenCount },
+    { inputHolds: ['cacheRead'], promptApart: u.toolUsePromptTokenCount, outputLacksReasoning: true },
+  );
 }
 
 function recordBlocks(r: Rec): Block[] {
