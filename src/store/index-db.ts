@@ -16,6 +16,7 @@ import type { Statement } from 'better-sqlite3';
 import { KeySet, keyToken } from './grams.js';
 import { decodeRecords, encodeRecords, MAX_RECORDS, RECORD_KINDS, recordEntry, recordsFirstUnit, type RecordEntry, type RecordList } from './record-chunks.js';
 import type { Unit } from '../memory/types.js';
+import type { LeadPostings } from './lead-postings.js';
 
 const deflateRawAsync = promisify(deflateRaw);
 import { isCorruptionError, isUnwritableError, openDb, openMemoryDb, type Db } from '../session/sqlite.js';
@@ -467,7 +468,11 @@ export type ReplacePlan = { start: number; written: number; kept: number };
 /** A chunk's lead as a long-lived process keeps it, lower-cased once. */
 export type CachedLead = { chunk: number; session: number; firstUnit: number; dir: PartDir[]; text: string; lower: string };
 
-export type LeadCache = { leads: CachedLead[]; byChunk: Map<number, CachedLead>; sourceOf: Map<number, string> };
+/**
+ * `leadOf`: a chunk's lead, by its place in `leads`. `postings`: built by the first search that
+ * reads many leads (lead-postings.ts), dropped with the cache.
+ */
+export type LeadCache = { leads: CachedLead[]; leadOf: Map<number, number>; sourceOf: Map<number, string>; postings?: LeadPostings };
 
 /** Lead characters a long-lived process keeps decoded at most (about twice as many bytes). */
 const MAX_CACHED_LEAD_CHARS = 32 * 1024 * 1024;
@@ -749,7 +754,7 @@ export class IndexDb {
     }
     if (chars <= MAX_CACHED_LEAD_CHARS) {
       const sourceOf = new Map((this.stmt('SELECT id, source FROM sessions').raw(true).all() as [number, string][]).map(([id, source]) => [id, source]));
-      cache = { leads, byChunk: new Map(leads.map((l) => [l.chunk, l])), sourceOf };
+      cache = { leads, leadOf: new Map(leads.map((l, i) => [l.chunk, i])), sourceOf };
     }
     this.leadCache = { stamp, cache };
     return cache;

@@ -9,10 +9,11 @@ import { displayIds } from '../memory/display-id.js';
 import { formatRef } from '../memory/ref.js';
 import { findSource, recordSourceNames } from '../memory/sources.js';
 import { isSivtrReadOnly } from '../memory/self-commands.js';
-import { decodeChunkText, decodeLeadDir, decodeRecordChunk, isLeadKind, LEAD_WEIGHT, recordChunk, unitChunk, type CachedLead, type ChunkRow, type IndexDb, type PartDir, type StoredChunk, type StoredPart } from './index-db.js';
+import { decodeChunkText, decodeLeadDir, decodeRecordChunk, isLeadKind, LEAD_WEIGHT, recordChunk, unitChunk, type ChunkRow, type IndexDb, type LeadCache, type PartDir, type StoredChunk, type StoredPart } from './index-db.js';
 import { hasTerms, queryTerms, snippet, type QueryTerms } from './query.js';
 import { PART_WEIGHT, type StatusName } from './docs.js';
 import { termKeys } from './grams.js';
+import { LeadPostings } from './lead-postings.js';
 import { chunkOfRecord, decodeRecords, isRecordUnit, RECORD_KINDS, recordMeta, type RecordList } from './record-chunks.js';
 
 export type SearchField = 'content' | 'command' | 'output' | 'input' | 'title';
@@ -114,6 +115,7 @@ function sourceFilter(target: string): { sql: string; params: string[] } {
 
 /** Occurrences of a term that ranking still tells apart. */
 const MAX_TF = 64;
+
 
 /**
  * Per part of a chunk (of an allowed kind): how often each term occurs in it, or undefined when
@@ -330,12 +332,7 @@ class TermScan {
   readLead(chunkIds: number[] | undefined): void {
     const cache = this.index.cachedLeads();
     if (cache) {
-      const wanted = this.sourceTest();
-      const pick = (l: CachedLead | undefined): void => {
-        if (l && !this.leadScanned.has(l.chunk) && wanted(cache.sourceOf.get(l.session))) this.leadRead(l.chunk, l.firstUnit, l.dir, l.text, l.lower);
-      };
-      if (chunkIds) for (const id of chunkIds) pick(cache.byChunk.get(id));
-      else for (const l of cache.leads) pick(l);
+      this.readCachedLeads(cache, chunkIds);
       return;
     }
     const q = this.query('c.chunk, c.first_unit, c.dir, c.text FROM leads c', 'c.chunk', chunkIds, this.leadScanned);
@@ -343,6 +340,45 @@ class TermScan {
     // raw(): arrays instead of an object per row, about half the cost of reading them.
     for (const [chunk, firstUnit, dirData, text] of this.index.stmt(q.sql).raw(true).all(...q.params) as LeadRow[]) {
       if (!this.leadScanned.has(chunk)) this.leadRead(chunk, firstUnit, decodeLeadDir(dirData), text);
+    }
+  }
+
+  /**
+   * readLead from the leads a long-lived process keeps: the terms' lead parts come from the
+   * postings (lead-postings.ts) rather than a walk over every lead's text; a term no key
+   * narrows (one character, two ASCII ones) is still walked for. Leads are taken in the order
+   * the walk takes them, so the units are met in the same order.
+   */
+  private readCachedLeads(cache: LeadCache, chunkIds: number[] | undefined): void {
+    const wantedSource = this.sourceTest();
+    const order: number[] = [];
+    const wanted = new Uint8Array(cache.leads.length);
+    const pick = (li: number | undefined): void => {
+      if (li === undefined || wanted[li] === 1) return;
+      const l = cache.leads[li]!;
+      if (this.leadScanned.has(l.chunk) || !wantedSource(cache.sourceOf.get(l.session))) return;
+      wanted[li] = 1;
+      order.push(li);
+    };
+    if (chunkIds) for (const id of chunkIds) pick(cache.leadOf.get(id));
+    else for (let li = 0; li < cache.leads.length; li++) pick(li);
+    // Building the postings costs about as much as walking every lead a few dozen times: a read
+    // of a few leads (a specific word's) walks them; the first read of a quarter of them or more
+    // (common words') builds them.
+    if (!cache.postings && order.length * 4 >= cache.leads.length) cache.postings = LeadPostings.build(cache.leads);
+    const counts = cache.postings?.termCounts(this.lowered, this.kinds, (li) => wanted[li] === 1, MAX_TF);
+    for (const li of order) {
+      const l = cache.leads[li]!;
+      if (!counts) {
+        this.leadRead(l.chunk, l.firstUnit, l.dir, l.text, l.lower);
+        continue;
+      }
+      this.leadScanned.add(l.chunk);
+      const found = counts.get(li);
+      // A lead holding no term adds no unit (the walk records an empty list for it).
+      if (!found) continue;
+      this.leads.set(l.chunk, l);
+      if (!this.scanned.has(l.chunk)) this.leadUnits.set(l.chunk, this.add(l.chunk, l.firstUnit, l.dir, found, false));
     }
   }
 

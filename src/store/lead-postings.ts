@@ -1,0 +1,151 @@
+// Postings over the cached leads of a long-lived process (the MCP server): the distinct words of
+// the lower-cased lead parts, and for each word the parts holding it with how often. A term made
+// of word characters alone can only occur inside words (it holds no character that ends one), so
+// its count in a part is, per word of the part holding it, its occurrences in that word times
+// the word's count there: the words holding the term are found in the vocabulary (a few KB to a
+// few hundred KB, against the leads' megabytes), and no part's text is read. The counts are
+// exactly a walk's over the same lower-cased text — non-overlapping occurrences, the same cap —
+// which is what a term that holds other characters (a space, `-`, `:`) still gets.
+
+import type { CachedLead } from './index-db.js';
+
+/** Per part of a lead, how often each term occurs in it (undefined: none does), as a walk over its text counts. */
+export type PartCounts = (number[] | undefined)[];
+
+/** A word's characters: ASCII letters, digits and `_`, and every character beyond ASCII. */
+const WORD = /[0-9a-z_\u0080-\uffff]+/g;
+const isWordTerm = (term: string): boolean => /^[0-9a-z_\u0080-\uffff]+$/.test(term);
+
+export class LeadPostings {
+  private constructor(
+    private readonly leads: readonly CachedLead[],
+    /** Per part (numbered over all leads in order): its lead's place in `leads` and its place in that lead. */
+    private readonly partLead: Int32Array,
+    private readonly partNo: Int32Array,
+    /** The words, each followed by a newline (no word holds one); word w starts at wordStart[w]. */
+    private readonly vocabulary: string,
+    private readonly wordStart: Int32Array,
+    /** The parts holding word w are parts[postStart[w] … postStart[w + 1]), ascending, `counts` times each. */
+    private readonly postStart: Int32Array,
+    private readonly parts: Int32Array,
+    private readonly counts: Int32Array,
+  ) {}
+
+  static build(leads: readonly CachedLead[]): LeadPostings {
+    let nparts = 0;
+    for (const l of leads) nparts += l.dir.length;
+    const partLead = new Int32Array(nparts);
+    const partNo = new Int32Array(nparts);
+    const ids = new Map<string, number>();
+    const words: string[] = [];
+    // Per word, its (part, count) pairs as parts are met (so ascending), two numbers a pair.
+    const pairs: number[][] = [];
+    // Words seen in the current part: id → count, and the ids in the order met.
+    const inPart = new Map<number, number>();
+    let g = 0;
+    for (let li = 0; li < leads.length; li++) {
+      const lead = leads[li]!;
+      // The walk lower-cases a lead whole when that keeps every offset (nearly always), else part by part.
+      const whole = lead.lower.length === lead.text.length;
+      let at = 0;
+      for (let p = 0; p < lead.dir.length; p++, g++) {
+        const length = lead.dir[p]![4];
+        const lower = whole ? lead.lower.slice(at, at + length) : lead.text.slice(at, at + length).toLowerCase();
+        at += length + 1;
+        partLead[g] = li;
+        partNo[g] = p;
+        inPart.clear();
+        WORD.lastIndex = 0;
+        for (let m = WORD.exec(lower); m; m = WORD.exec(lower)) {
+          const word = m[0];
+          let id = ids.get(word);
+          if (id === undefined) {
+            id = words.length;
+            ids.set(word, id);
+            words.push(word);
+            pairs.push([]);
+          }
+          inPart.set(id, (inPart.get(id) ?? 0) + 1);
+        }
+        for (const [id, count] of inPart) pairs[id]!.push(g, count);
+      }
+    }
+    const wordStart = new Int32Array(words.length + 1);
+    const postStart = new Int32Array(words.length + 1);
+    let total = 0;
+    let chars = 0;
+    for (let w = 0; w < words.length; w++) {
+      wordStart[w] = chars;
+      chars += words[w]!.length + 1;
+      postStart[w] = total;
+      total += pairs[w]!.length / 2;
+    }
+    wordStart[words.length] = chars;
+    postStart[words.length] = total;
+    const parts = new Int32Array(total);
+    const counts = new Int32Array(total);
+    for (let w = 0, i = 0; w < words.length; w++) {
+      const list = pairs[w]!;
+      for (let k = 0; k < list.length; k += 2, i++) {
+        parts[i] = list[k]!;
+        counts[i] = list[k + 1]!;
+      }
+    }
+    return new LeadPostings(leads, partLead, partNo, words.join('\n') + (words.length > 0 ? '\n' : ''), wordStart, postStart, parts, counts);
+  }
+
+  /** The word holding vocabulary offset `at`. */
+  private wordAt(at: number): number {
+    let lo = 0;
+    let hi = this.wordStart.length - 2;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >>> 1;
+      if (this.wordStart[mid]! <= at) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo;
+  }
+
+  /**
+   * Per lead (by its place in the cache) whose parts hold any of `terms` (lower-cased): each
+   * part's counts, as a walk over the lead's text gives them — occurrences that do not overlap,
+   * at most `maxTf` — for the parts of `kinds` (every kind when undefined) of the leads `wanted`
+   * accepts. Undefined when a term holds a character no word does: only a walk finds it.
+   */
+  termCounts(terms: readonly string[], kinds: ReadonlySet<string> | undefined, wanted: (lead: number) => boolean, maxTf: number): Map<number, PartCounts> | undefined {
+    if (!terms.every(isWordTerm)) return undefined;
+    const out = new Map<number, PartCounts>();
+    const verdict = new Int8Array(this.leads.length);
+    // Per part met: the uncapped counts of the term being read, then capped into the lead's counts.
+    const tf = new Map<number, number>();
+    for (let t = 0; t < terms.length; t++) {
+      const term = terms[t]!;
+      tf.clear();
+      for (let at = this.vocabulary.indexOf(term); at !== -1; ) {
+        const w = this.wordAt(at);
+        const end = this.wordStart[w + 1]! - 1;
+        // The term's occurrences in the word, counted as a walk counts them: each after the last.
+        let occ = 0;
+        for (let i = at; i !== -1 && i < end; i = this.vocabulary.indexOf(term, i + term.length)) occ++;
+        for (let i = this.postStart[w]!; i < this.postStart[w + 1]!; i++) {
+          const g = this.parts[i]!;
+          tf.set(g, (tf.get(g) ?? 0) + occ * this.counts[i]!);
+        }
+        at = this.vocabulary.indexOf(term, end + 1);
+      }
+      for (const [g, n] of tf) {
+        const li = this.partLead[g]!;
+        let ok = verdict[li]!;
+        if (ok === 0) verdict[li] = ok = wanted(li) ? 1 : -1;
+        if (ok < 0) continue;
+        const p = this.partNo[g]!;
+        const lead = this.leads[li]!;
+        if (kinds && !kinds.has(lead.dir[p]![2])) continue;
+        let counts = out.get(li);
+        if (!counts) out.set(li, (counts = new Array(lead.dir.length)));
+        (counts[p] ??= new Array<number>(terms.length).fill(0))[t] = Math.min(n, maxTf);
+      }
+    }
+    return out;
+  }
+}

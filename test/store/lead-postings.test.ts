@@ -1,0 +1,175 @@
+// The MCP server counts a term's lead parts from postings of the leads' words
+// (src/store/lead-postings.ts) instead of walking every lead's text. Those counts must be the
+// walk's, to the occurrence: the same page, order, snippets and totals. Held here three ways: the
+// postings' counts against a plain walk over generated leads; every search of a generated corpus
+// (agent sessions and terminal records) with the leads kept against the same index walking them;
+// and a session appended after the postings were built, which the next search must see.
+import { appendFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { generateCorpus } from '../../bench/agents-corpus.mjs';
+import { openIndex, type CachedLead, type IndexDb, type PartDir } from '../../src/store/index-db.js';
+import { LeadPostings } from '../../src/store/lead-postings.js';
+import { search, type SearchRequest } from '../../src/store/search.js';
+import { syncIndex } from '../../src/store/sync.js';
+import { tempDir } from '../helpers/cli.js';
+import { writeLog, type RawEntry } from '../helpers/terminal-log.js';
+
+const quiet = { total() {}, step() {}, done() {} };
+const NOW = Date.parse('2026-12-01T00:00:00Z');
+
+/** Texts that reach every corner of lower-casing and of what a word is. */
+const ODD_TEXTS = [
+  'parser config: the Parser re-parsed CONFIG.json (parserparser)',
+  'İstanbul ΣΊΣΥΦΟΣ σίσυφος ς — lower-casing that changes lengths',
+  '会话记录 会话 会 snake_case_helpers PR1137 pr1137x',
+  'aaaa aaaaa aa a_a a-a',
+  `${'error '.repeat(80)}warning`,
+  'tok-claude-3-1 localhost:8080 "connection refused"',
+  '',
+];
+
+/** Occurrences of `term` in `text` as the walk counts them: each after the last, at most `cap`. */
+function walkCount(text: string, term: string, cap: number): number {
+  let n = 0;
+  for (let at = text.indexOf(term); at !== -1 && n < cap; at = text.indexOf(term, at + term.length)) n++;
+  return n;
+}
+
+function leadFrom(chunk: number, texts: string[]): CachedLead {
+  const dir: PartDir[] = texts.map((t, i) => [i, 1, i % 2 === 0 ? 'user' : 'tool_call', null, t.length, 1]);
+  const text = texts.join('\u0000');
+  return { chunk, session: 1, firstUnit: 1, dir, text, lower: text.toLowerCase() };
+}
+
+describe('lead postings', () => {
+  it('count every term as a walk over the lower-cased parts does', () => {
+    const leads = [leadFrom(1, ODD_TEXTS), leadFrom(2, [...ODD_TEXTS].reverse()), leadFrom(3, ['İİİ parser', 'PARSER'])];
+    const postings = LeadPostings.build(leads);
+    const terms = ['parser', 'arse', 'config', 'error', 'a', 'aa', 'aaa', 'istanbul', 'i̇stanbul', 'σίσυφος', 'σ', 'ς', '会话', '会', 'snake_case', 'pr1137', 'warning', 'zzz', '_'];
+    for (const term of terms) {
+      const got = postings.termCounts([term], undefined, () => true, 64)!;
+      leads.forEach((lead, li) => {
+        // Part by part, lower-cased the way the walk lower-cases a lead.
+        const whole = lead.lower.length === lead.text.length;
+        let at = 0;
+        lead.dir.forEach((d, p) => {
+          const part = whole ? lead.lower.slice(at, at + d[4]) : lead.text.slice(at, at + d[4]).toLowerCase();
+          at += d[4] + 1;
+          const want = walkCount(part, term, 64);
+          expect(got.get(li)?.[p]?.[0] ?? 0, `${term} in lead ${li} part ${p}`).toBe(want);
+        });
+      });
+    }
+    // Capped like the walk, and only the kinds asked for.
+    expect(postings.termCounts(['error'], undefined, () => true, 64)!.get(0)![4]).toEqual([64]);
+    const users = postings.termCounts(['parser'], new Set(['user']), () => true, 64)!;
+    expect(users.get(2)).toEqual([[1], undefined]);
+    // A term holding what no word holds is left to the walk.
+    expect(postings.termCounts(['connection refused'], undefined, () => true, 64)).toBeUndefined();
+    expect(postings.termCounts(['parser', 'a-a'], undefined, () => true, 64)).toBeUndefined();
+  });
+});
+
+const base: SearchRequest = { target: 'all', query: '', field: 'content', limit: 10, now: NOW, current: [] };
+
+const requests: Partial<SearchRequest>[] = [
+  { query: 'parser config' },
+  { query: 'parser config', limit: 3 },
+  { query: 'error warning' },
+  { query: 'parser' },
+  { query: 'the' },
+  { query: 'arse onfi' },
+  { query: 'session token cache' },
+  { query: 'to' },
+  { query: 'a' },
+  { query: '会话' },
+  { query: '会' },
+  { query: 'PR1137' },
+  { query: 'snake_case' },
+  { query: 'İstanbul' },
+  { query: 'ΣΊΣΥΦΟΣ' },
+  { query: 'tok-claude-3-1' },
+  { query: '"connection refused"' },
+  { query: 'error', kinds: ['user'] },
+  { query: 'parser', kinds: ['tool_output', 'assistant'] },
+  { query: 'parser config', field: 'command' },
+  { query: 'parser', target: 'claude' },
+  { query: 'parser config', target: 'terminal' },
+  { query: 'parser', terms: ['parser', 'config'], operator: 'and' },
+  { query: 'parser', terms: ['parser', 'zebra'], operator: 'or' },
+  { query: 'parser config', sort: 'time' },
+  { query: 'error warning', limit: 40 },
+];
+
+let tmp: ReturnType<typeof tempDir>;
+let env: NodeJS.ProcessEnv;
+let index: IndexDb;
+
+/** A search with the leads kept (the postings), and the same over the index walking its leads. */
+function both(req: SearchRequest): { kept: ReturnType<typeof search>; walked: ReturnType<typeof search> } {
+  index.keepLeads = true;
+  const kept = search(index, req);
+  index.keepLeads = false;
+  const walked = search(index, req);
+  return { kept, walked };
+}
+
+beforeAll(async () => {
+  tmp = tempDir('sivtr-lead-postings-');
+  const home = join(tmp.path, 'home');
+  const data = join(tmp.path, 'data');
+  generateCorpus(home, { sessions: 24, mb: 3 });
+  const start = Date.UTC(2026, 10, 2);
+  const entries: RawEntry[] = Array.from({ length: 600 }, (_, i) => ({
+    prompt: '$ ',
+    command: i % 7 === 0 ? `parser config ${ODD_TEXTS[i % ODD_TEXTS.length]}` : `make step-${i} ${ODD_TEXTS[i % ODD_TEXTS.length]}`,
+    output: `${ODD_TEXTS[(i + 3) % ODD_TEXTS.length]} error warning ${i}`,
+    cwd: '/work',
+    ended_at: new Date(start + i * 60_000).toISOString(),
+    exit_code: i % 5 === 0 ? 1 : 0,
+  }));
+  writeLog(data, '5151-1764400000', entries);
+  env = { HOME: home, SIVTR_DATA_DIR: data, SIVTR_CONFIG_DIR: join(tmp.path, 'config') };
+  index = openIndex(join(data, 'index.db'), 'test').index;
+  await syncIndex(index, env, quiet);
+});
+
+afterAll(() => {
+  index?.close();
+  tmp?.cleanup();
+});
+
+describe('search with the leads kept', () => {
+  it('builds the postings for a search of common words', () => {
+    index.keepLeads = true;
+    search(index, { ...base, query: 'parser config' });
+    expect(index.cachedLeads()?.postings).toBeDefined();
+  });
+
+  it.each(requests.map((r, i) => [i, r.query, r] as const))('request %i (%s) gives what walking the leads gives', (_, _q, r) => {
+    const req = { ...base, ...r };
+    const { kept, walked } = both(req);
+    expect(kept).toEqual(walked);
+    if (!['zzz'].includes(req.query)) expect(kept.hits.length).toBeGreaterThan(0);
+  });
+
+  it('sees a record appended after the postings were built', async () => {
+    const all = { ...base, query: 'parser config', limit: 2000 };
+    const newest = (r: ReturnType<typeof search>): boolean => r.hits.some((h) => /^terminal\/.*\/601$/.test(h.ref));
+    const before = both(all);
+    expect(newest(before.kept)).toBe(false);
+    index.keepLeads = true;
+    const built = index.cachedLeads()?.postings;
+    expect(built).toBeDefined();
+    appendFileSync(join(env.SIVTR_DATA_DIR!, 'terminals', '5151-1764400000.jsonl'), JSON.stringify({ prompt: '$ ', command: 'parser config', output: 'ok', cwd: '/work', ended_at: '2026-11-30T09:00:00Z', exit_code: 0 }) + '\n');
+    await syncIndex(index, env, quiet);
+    const after = both(all);
+    expect(after.kept).toEqual(after.walked);
+    expect(newest(after.kept)).toBe(true);
+    expect(after.kept.total).toBe(before.kept.total + 1);
+    index.keepLeads = true;
+    expect(index.cachedLeads()?.postings).toBeDefined();
+    expect(index.cachedLeads()?.postings).not.toBe(built);
+  });
+});
