@@ -12,8 +12,8 @@ import type { CachedLead } from './index-db.js';
 /** Per part of a lead, how often each term occurs in it (undefined: none does), as a walk over its text counts. */
 export type PartCounts = (number[] | undefined)[];
 
-/** A word's characters: ASCII letters, digits and `_`, and every character beyond ASCII. */
-const WORD = /[0-9a-z_\u0080-\uffff]+/g;
+/** A word's characters: lower-case ASCII letters, digits and `_`, and every character beyond ASCII. */
+const isWordCode = (c: number): boolean => (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c === 95 || c >= 128;
 const isWordTerm = (term: string): boolean => /^[0-9a-z_\u0080-\uffff]+$/.test(term);
 
 export class LeadPostings {
@@ -36,12 +36,14 @@ export class LeadPostings {
     for (const l of leads) nparts += l.dir.length;
     const partLead = new Int32Array(nparts);
     const partNo = new Int32Array(nparts);
-    const ids = new Map<string, number>();
     const words: string[] = [];
+    const table = new WordTable(words);
     // Per word, its (part, count) pairs as parts are met (so ascending), two numbers a pair.
     const pairs: number[][] = [];
-    // Words seen in the current part: id → count, and the ids in the order met.
-    const inPart = new Map<number, number>();
+    // Per word, the last part it was met in and how often there; the words of the current part.
+    let seenIn = new Int32Array(1024).fill(-1);
+    let seenCount = new Int32Array(1024);
+    const met: number[] = [];
     let g = 0;
     for (let li = 0; li < leads.length; li++) {
       const lead = leads[li]!;
@@ -54,20 +56,39 @@ export class LeadPostings {
         at += length + 1;
         partLead[g] = li;
         partNo[g] = p;
-        inPart.clear();
-        WORD.lastIndex = 0;
-        for (let m = WORD.exec(lower); m; m = WORD.exec(lower)) {
-          const word = m[0];
-          let id = ids.get(word);
-          if (id === undefined) {
-            id = words.length;
-            ids.set(word, id);
-            words.push(word);
-            pairs.push([]);
+        met.length = 0;
+        const n = lower.length;
+        for (let i = 0; i < n; ) {
+          if (!isWordCode(lower.charCodeAt(i))) {
+            i++;
+            continue;
           }
-          inPart.set(id, (inPart.get(id) ?? 0) + 1);
+          const start = i;
+          let hash = 0;
+          for (let c = lower.charCodeAt(i); i < n && isWordCode(c); c = lower.charCodeAt(++i)) hash = (Math.imul(hash, 31) + c) | 0;
+          let id = table.find(lower, start, i, hash);
+          if (id < 0) {
+            id = words.length;
+            words.push(lower.slice(start, i));
+            table.add(hash, id);
+            pairs.push([]);
+            if (id === seenIn.length) {
+              const grown = new Int32Array(2 * id).fill(-1);
+              grown.set(seenIn);
+              seenIn = grown;
+              const counts = new Int32Array(2 * id);
+              counts.set(seenCount);
+              seenCount = counts;
+            }
+          }
+          if (seenIn[id] !== g) {
+            seenIn[id] = g;
+            seenCount[id] = 0;
+            met.push(id);
+          }
+          seenCount[id]!++;
         }
-        for (const [id, count] of inPart) pairs[id]!.push(g, count);
+        for (let i = 0; i < met.length; i++) pairs[met[i]!]!.push(g, seenCount[met[i]!]!);
       }
     }
     const wordStart = new Int32Array(words.length + 1);
@@ -147,5 +168,50 @@ export class LeadPostings {
       }
     }
     return out;
+  }
+}
+
+/**
+ * The words met so far by a hash of their characters, looked up from a stretch of a part's text:
+ * half a million words per gigabyte of transcripts, each made into a string and hashed by a Map,
+ * cost most of the build; here only a new word becomes a string.
+ */
+class WordTable {
+  private slots = new Int32Array(1024).fill(-1);
+  private hashes = new Int32Array(1024);
+
+  constructor(private readonly words: string[]) {}
+
+  /** The id of the word `text.slice(start, end)` (whose hash is `hash`), or -1. */
+  find(text: string, start: number, end: number, hash: number): number {
+    const mask = this.slots.length - 1;
+    for (let s = hash & mask; ; s = (s + 1) & mask) {
+      const id = this.slots[s]!;
+      if (id < 0) return -1;
+      if (this.hashes[s] === hash) {
+        const word = this.words[id]!;
+        if (word.length === end - start && text.startsWith(word, start)) return id;
+      }
+    }
+  }
+
+  add(hash: number, id: number): void {
+    if (2 * (this.words.length + 1) > this.slots.length) this.grow();
+    this.put(hash, id);
+  }
+
+  private put(hash: number, id: number): void {
+    const mask = this.slots.length - 1;
+    let s = hash & mask;
+    while (this.slots[s]! >= 0) s = (s + 1) & mask;
+    this.slots[s] = id;
+    this.hashes[s] = hash;
+  }
+
+  private grow(): void {
+    const { slots, hashes } = this;
+    this.slots = new Int32Array(2 * slots.length).fill(-1);
+    this.hashes = new Int32Array(2 * slots.length);
+    for (let s = 0; s < slots.length; s++) if (slots[s]! >= 0) this.put(hashes[s]!, slots[s]!);
   }
 }
