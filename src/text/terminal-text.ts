@@ -460,7 +460,23 @@ export class TerminalText {
 
   constructor(private readonly options: TerminalTextOptions = {}) {}
 
+  // The next ESC in the text being written, found once per write rather than once per line: an
+  // unbounded indexOf per line of a text holding no ESC scans to its end each time (quadratic).
+  private writeSeq = 0;
+  private escSeq = -1;
+  private escAt = -1;
+
+  /** Index of the first ESC at or after `from` in this write's text, or -1. */
+  private nextEsc(text: string, from: number): number {
+    if (this.escSeq !== this.writeSeq || (this.escAt >= 0 && this.escAt < from)) {
+      this.escSeq = this.writeSeq;
+      this.escAt = text.indexOf('\x1b', from);
+    }
+    return this.escAt;
+  }
+
   write(text: string): void {
+    this.writeSeq++;
     // A surrogate pair cut between writes is joined before it is drawn.
     if (this.highSurrogate !== '') {
       text = this.highSurrogate + text;
@@ -533,7 +549,7 @@ export class TerminalText {
     if (SIMPLE_TEXT.lastIndex !== end) return 0;
     const style = this.style;
     let escapes = 0;
-    for (let k = text.indexOf('\x1b', i); k >= 0 && k < end; k = text.indexOf('\x1b', k)) {
+    for (let k = this.nextEsc(text, i); k >= 0 && k < end; k = this.nextEsc(text, k)) {
       const final = text.indexOf('m', k + 2);
       this.style = nextStyle(this.style, text.slice(k + 2, final));
       escapes += final + 1 - k;
@@ -550,7 +566,7 @@ export class TerminalText {
     const line = this.live[this.liveStart + this.row]!;
     let col = this.col;
     while (i < end) {
-      const esc = text.indexOf('\x1b', i);
+      const esc = this.nextEsc(text, i);
       const stop = esc < 0 || esc >= end ? end : esc;
       if (stop > i) col = line.writeSimple(col, i === 0 && stop === text.length ? text : text.slice(i, stop), this.style);
       if (stop === end) break;

@@ -93,6 +93,23 @@ describe('terminal text model', () => {
   });
 });
 
+describe('colour sequences far apart in one write', () => {
+  // The next ESC is found once per write and reused line by line: colour at the start and the end
+  // of a long write, none between, must render as the same text written a line at a time.
+  const text = `\x1b[31mred\x1b[0m\n${'plain line\n'.repeat(500)}mid \x1b[1mbold\x1b[0m tail\n${'plain again\n'.repeat(500)}\x1b[32mgreen\x1b[0m end\n`;
+  for (const options of [{}, { headChars: 200, tailChars: 400 }]) {
+    it(`renders as line by line ${JSON.stringify(options)}`, () => {
+      const whole = new TerminalText(options);
+      whole.write(text);
+      const byLine = new TerminalText(options);
+      for (const line of text.split(/(?<=\n)/)) byLine.write(line);
+      expect(whole.snapshot()).toEqual(byLine.snapshot());
+      expect(whole.snapshot().ansi).toContain('\x1b[32mgreen');
+      expect(whole.snapshot().plain).toContain('green end');
+    });
+  }
+});
+
 describe('display width: columns, not code units', () => {
   it('a shorter line drawn over a progress line with CJK leaves what a terminal shows', () => {
     expect(plain('进度 10%\r进度 50%\r进度 完成\n')).toBe('进度 完成');
