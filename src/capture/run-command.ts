@@ -1,12 +1,14 @@
 // `sivtr run CMD` and `CMD | sivtr pipe`: the command runs under a PTY (so it colours and
 // buffers as it would in a terminal) with its output passed through untouched, or stdin is
-// teed. What was seen is returned raw; the store renders it with the one text model. The command
+// teed. What is kept of it is bounded (kept-output.ts). The command
 // runs under a wrapper that holds the terminal until its last byte was read (run-marker.ts,
 // docs/capture.md "sivtr run").
 import { write } from 'node:fs';
-import { StringDecoder } from 'node:string_decoder';
 import { findExecutable } from './which.js';
 import { SivtrError, warn } from '../errors.js';
+import { KeptOutput, type Kept, type KeptOutputOptions } from './kept-output.js';
+
+export { keptFields } from './kept-output.js';
 import { loadPty } from './pty.js';
 import { hangUpWrapper, RunMarkerScanner, wrapped, wrapperShell } from './run-marker.js';
 
@@ -16,7 +18,7 @@ export function quoteCommand(argv: string[]): string {
 }
 
 /** `stoppedBy`: the signal (SIGHUP 1, SIGTERM 15) that sivtr itself got and passed on to the command. */
-export type RunResult = { exitCode: number; output: string; durationMs: number; startedAt: Date; endedAt: Date; stoppedBy?: number };
+export type RunResult = { exitCode: number; output: Kept; durationMs: number; startedAt: Date; endedAt: Date; stoppedBy?: number };
 
 type Pty = Awaited<ReturnType<typeof loadPty>>;
 type Child = import('node-pty').IPty;
@@ -25,7 +27,7 @@ type Child = import('node-pty').IPty;
 type Attempt = { exitCode: number; started: boolean; endedAt: Date };
 
 /** Runs argv under a PTY, mirroring its output to stdout and our stdin to it. */
-export async function runUnderPty(argv: string[], env: NodeJS.ProcessEnv, cwd: string): Promise<RunResult> {
+export async function runUnderPty(argv: string[], env: NodeJS.ProcessEnv, cwd: string, keep?: KeptOutputOptions): Promise<RunResult> {
   const [command, ...args] = argv;
   const file = findExecutable(command!, env, cwd);
   if (!file) throw new SivtrError(`command not found: ${command}`, 'check the spelling, or run it through a shell: `sivtr run sh -c "…"`');
@@ -33,12 +35,11 @@ export async function runUnderPty(argv: string[], env: NodeJS.ProcessEnv, cwd: s
   const stdout = process.stdout;
   const stdin = process.stdin;
   const startedAt = new Date();
-  const decoder = new StringDecoder('utf8');
-  const chunks: string[] = [];
+  const kept = new KeptOutput(keep);
   const signals = new SignalForwarder();
   const show = (bytes: Buffer): void => {
     if (bytes.length === 0) return;
-    chunks.push(decoder.write(bytes));
+    kept.write(bytes);
     // After a hang-up the terminal is gone (a write would fail with EIO); the record still gets it all.
     if (!stdout.destroyed && !(signals.stoppedBy === 1 && stdout.isTTY)) stdout.write(bytes);
   };
@@ -57,10 +58,9 @@ export async function runUnderPty(argv: string[], env: NodeJS.ProcessEnv, cwd: s
     signals.close();
     io.close();
   }
-  chunks.push(decoder.end());
   return {
     exitCode: attempt!.exitCode,
-    output: chunks.join(''),
+    output: kept.end(),
     durationMs: attempt!.endedAt.getTime() - startedAt.getTime(),
     startedAt,
     endedAt: attempt!.endedAt,
@@ -345,12 +345,12 @@ class TerminalIo {
   }
 }
 
-/** Everything on stdin, passed through to stdout as it arrives. */
-export async function teeStdin(): Promise<string> {
-  const chunks: Buffer[] = [];
+/** Everything on stdin, passed through to stdout as it arrives; what is kept of it, rendered. */
+export async function teeStdin(keep?: KeptOutputOptions): Promise<Kept> {
+  const kept = new KeptOutput(keep);
   for await (const chunk of process.stdin as AsyncIterable<Buffer>) {
-    chunks.push(chunk);
+    kept.write(chunk);
     process.stdout.write(chunk);
   }
-  return Buffer.concat(chunks).toString('utf8');
+  return kept.end();
 }

@@ -17,8 +17,10 @@ export type HistoryEntry = SessionEntry & { id: number; kind: HistoryKind; at: n
 export type NewHistoryEntry = {
   kind: HistoryKind;
   command: string;
-  /** Raw captured text: rendered into plain + ANSI by the one text model (makeEntry). */
+  /** Captured text: raw, rendered into plain + ANSI by the one text model (makeEntry); or, with
+   *  `outputAnsi`, already rendered (plain here, coloured there). */
   output: string;
+  outputAnsi?: string;
   cwd?: string;
   endedAt: Date;
   durationMs?: number;
@@ -113,6 +115,7 @@ export class HistoryStore {
     const normal = makeEntry({
       command: fields.command,
       output: fields.output,
+      output_ansi: fields.outputAnsi,
       cwd: fields.cwd,
       ended_at: fields.endedAt,
       duration_ms: fields.durationMs,

@@ -19,10 +19,11 @@ export async function run(args: ParsedArgs): Promise<number> {
     if (bare) throw new UsageError('no command given');
     throw new SivtrError('nothing is piped into `sivtr pipe`', 'pipe a command into it: `make 2>&1 | sivtr pipe`');
   }
-  const [{ teeStdin }, { storeCapture }] = await Promise.all([import('../../capture/run-command.js'), import('../../store/keep-capture.js')]);
+  const [{ teeStdin, keptFields }, { storeCapture }] = await Promise.all([import('../../capture/run-command.js'), import('../../store/keep-capture.js')]);
   const startedAt = Date.now();
   const text = await teeStdin();
-  if (text.trim() === '') {
+  const fields = keptFields(text);
+  if (fields.output.trim() === '') {
     if (bare) throw new UsageError('no command given');
     throw new SivtrError('stdin was empty — nothing kept', 'pipe a command that prints something');
   }
@@ -30,7 +31,7 @@ export async function run(args: ParsedArgs): Promise<number> {
   const entry = await storeCapture({
     kind: 'pipe',
     command: typeof args.command === 'string' ? args.command : '',
-    output: text,
+    ...fields,
     cwd: process.cwd(),
     endedAt,
     durationMs: endedAt.getTime() - startedAt,

@@ -18,14 +18,14 @@ export const spec: CommandSpec = {
 export async function run(args: ParsedArgs): Promise<number> {
   const argv = args._;
   if (argv.length === 0) throw new UsageError('no command given', 'usage: sivtr run CMD [ARGS…]');
-  const [{ quoteCommand, runUnderPty }, { storeCapture }] = await Promise.all([import('../../capture/run-command.js'), import('../../store/keep-capture.js')]);
+  const [{ quoteCommand, runUnderPty, keptFields }, { storeCapture }] = await Promise.all([import('../../capture/run-command.js'), import('../../store/keep-capture.js')]);
   const cwd = process.cwd();
   const result = await runUnderPty(argv, process.env, cwd);
   try {
     const entry = await storeCapture({
       kind: 'run',
       command: quoteCommand(argv),
-      output: result.output,
+      ...keptFields(result.output),
       cwd,
       endedAt: result.endedAt,
       durationMs: result.durationMs,
