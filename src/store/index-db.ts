@@ -482,6 +482,7 @@ export class IndexDb {
   /** Set by a long-lived process (the MCP server): the leads stay decoded between searches. */
   keepLeads = false;
   private leadCache: { stamp: string; cache: LeadCache | undefined } | undefined;
+  private kept: { stamp: string; values: Map<string, unknown> } | undefined;
   /** Write transactions run through this connection; with data_version (others'), says when the index changed. */
   private writes = 0;
   /** Gram rows held back until the end of the current write (see `writing`). */
@@ -740,7 +741,7 @@ export class IndexDb {
    */
   cachedLeads(): LeadCache | undefined {
     if (!this.keepLeads) return undefined;
-    const stamp = `${this.db.pragma('data_version', { simple: true }) as number}:${this.writes}`;
+    const stamp = this.stamp();
     if (this.leadCache?.stamp === stamp) return this.leadCache.cache;
     this.leadCache = undefined;
     const leads: CachedLead[] = [];
@@ -758,6 +759,26 @@ export class IndexDb {
     }
     this.leadCache = { stamp, cache };
     return cache;
+  }
+
+  /** Says when the index changed: a commit by another connection changes data_version, one by this connection `writes`. */
+  private stamp(): string {
+    return `${this.db.pragma('data_version', { simple: true }) as number}:${this.writes}`;
+  }
+
+  /**
+   * What `make` gives, kept under `key` while the index is unchanged when the process keeps the
+   * leads (a long-lived one), else made at each call: the display ids of a thousand sessions
+   * cost a warm search of common words as much as ranking its hits.
+   */
+  keptWhileUnchanged<T>(key: string, make: () => T): T {
+    if (!this.keepLeads) return make();
+    const stamp = this.stamp();
+    if (this.kept?.stamp !== stamp) this.kept = { stamp, values: new Map() };
+    if (this.kept.values.has(key)) return this.kept.values.get(key) as T;
+    const value = make();
+    this.kept.values.set(key, value);
+    return value;
   }
 
   close(): void {

@@ -17,6 +17,8 @@ const isWordCode = (c: number): boolean => (c >= 97 && c <= 122) || (c >= 48 && 
 const isWordTerm = (term: string): boolean => /^[0-9a-z_\u0080-\uffff]+$/.test(term);
 
 export class LeadPostings {
+  private tf: Int32Array | undefined;
+
   private constructor(
     private readonly leads: readonly CachedLead[],
     /** Per part (numbered over all leads in order): its lead's place in `leads` and its place in that lead. */
@@ -137,11 +139,12 @@ export class LeadPostings {
     if (!terms.every(isWordTerm)) return undefined;
     const out = new Map<number, PartCounts>();
     const verdict = new Int8Array(this.leads.length);
-    // Per part met: the uncapped counts of the term being read, then capped into the lead's counts.
-    const tf = new Map<number, number>();
+    // Per part met: the uncapped count of the term being read (`tf`, left all zero again), and the parts met.
+    const tf = (this.tf ??= new Int32Array(this.partLead.length));
+    const met: number[] = [];
     for (let t = 0; t < terms.length; t++) {
       const term = terms[t]!;
-      tf.clear();
+      met.length = 0;
       for (let at = this.vocabulary.indexOf(term); at !== -1; ) {
         const w = this.wordAt(at);
         const end = this.wordStart[w + 1]! - 1;
@@ -150,11 +153,15 @@ export class LeadPostings {
         for (let i = at; i !== -1 && i < end; i = this.vocabulary.indexOf(term, i + term.length)) occ++;
         for (let i = this.postStart[w]!; i < this.postStart[w + 1]!; i++) {
           const g = this.parts[i]!;
-          tf.set(g, (tf.get(g) ?? 0) + occ * this.counts[i]!);
+          if (tf[g] === 0) met.push(g);
+          tf[g]! += occ * this.counts[i]!;
         }
         at = this.vocabulary.indexOf(term, end + 1);
       }
-      for (const [g, n] of tf) {
+      for (let k = 0; k < met.length; k++) {
+        const g = met[k]!;
+        const n = tf[g]!;
+        tf[g] = 0;
         const li = this.partLead[g]!;
         let ok = verdict[li]!;
         if (ok === 0) verdict[li] = ok = wanted(li) ? 1 : -1;

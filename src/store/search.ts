@@ -703,7 +703,7 @@ function sessionDisplayIds(index: IndexDb, sources: Set<string>): Map<string, Ma
   const out = new Map<string, Map<string, string>>();
   for (const source of sources) {
     if (findSource(source)?.sessionIsUnit) continue; // refs name these sessions by their full id
-    out.set(source, displayIds(index.sessionsOf(source).map((s) => s.sid)));
+    out.set(source, index.keptWhileUnchanged(`display-ids:${source}`, () => displayIds(index.sessionsOf(source).map((s) => s.sid))));
   }
   return out;
 }
@@ -820,11 +820,19 @@ function leadLevel(index: IndexDb, req: SearchRequest, scan: TermScan, chunks: M
   // A part outside the lead of a unit holding `held` terms, all of them among those its chunk
   // may hold, scores below this (BM25's term factor stays below K1 + 1).
   const bounds = new Map<number, number>();
+  // Chunks that may hold the same terms share their bound (most chunks may hold every word of a common query).
+  const byTerms = new Map<string, number>();
   const boundOf = (chunk: number): number => {
     let b = bounds.get(chunk);
     if (b === undefined) {
-      const mine = [...(keyed.terms.get(chunk) ?? []), ...keyed.unkeyedTerms].map((t) => idf[t]!).sort((x, y) => y - x);
-      b = rank.weight * (K1 + 1) * mine.slice(0, held).reduce((x, y) => x + y, 0);
+      const list = keyed.terms.get(chunk) ?? [];
+      const key = list.join(',');
+      b = byTerms.get(key);
+      if (b === undefined) {
+        const mine = [...list, ...keyed.unkeyedTerms].map((t) => idf[t]!).sort((x, y) => y - x);
+        b = rank.weight * (K1 + 1) * mine.slice(0, held).reduce((x, y) => x + y, 0);
+        byTerms.set(key, b);
+      }
       bounds.set(chunk, b);
     }
     return b;
