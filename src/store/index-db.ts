@@ -22,7 +22,7 @@ const deflateRawAsync = promisify(deflateRaw);
 import { isCorruptionError, isUnwritableError, openDb, openMemoryDb, type Db } from '../session/sqlite.js';
 
 /** Bump when what is stored per unit changes: the index is then rebuilt from the sources. */
-export const PARSER_VERSION = '11';
+export const PARSER_VERSION = '12';
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -472,7 +472,10 @@ export type CachedLead = { chunk: number; session: number; firstUnit: number; di
  * `leadOf`: a chunk's lead, by its place in `leads`. `postings`: built by the first search that
  * reads many leads (lead-postings.ts), dropped with the cache.
  */
-export type LeadCache = { leads: CachedLead[]; leadOf: Map<number, number>; sourceOf: Map<number, string>; postings?: LeadPostings };
+export type LeadCache = { leads: CachedLead[]; leadOf: Map<number, number>; sourceOf: Map<number, string>; chars: number; postings?: LeadPostings };
+
+/** The meta key holding the id the next chunk written gets: ids only grow, so one is never reused. */
+const NEXT_CHUNK = 'next_chunk';
 
 /** Lead characters a long-lived process keeps decoded at most (about twice as many bytes). */
 const MAX_CACHED_LEAD_CHARS = 32 * 1024 * 1024;
@@ -481,7 +484,8 @@ export class IndexDb {
   private stmts = new Map<string, Statement>();
   /** Set by a long-lived process (the MCP server): the leads stay decoded between searches. */
   keepLeads = false;
-  private leadCache: { stamp: string; cache: LeadCache | undefined } | undefined;
+  /** `next`: NEXT_CHUNK when the leads were read (undefined: not kept yet, so ids may have been reused). */
+  private leadCache: { stamp: string; next: string | undefined; cache: LeadCache | undefined } | undefined;
   private kept: { stamp: string; values: Map<string, unknown> } | undefined;
   /** Write transactions run through this connection; with data_version (others'), says when the index changed. */
   private writes = 0;
@@ -603,7 +607,8 @@ export class IndexDb {
     if (chunks.length === 0) return;
     // Ids only grow within a session's lifetime and are never shared: a chunk's units are
     // consecutive ids, deleted only together with the chunk.
-    let chunkId = (this.stmt('SELECT coalesce(max(id), 0) + 1 FROM chunks').pluck().get() as number);
+    // Never an id a deleted chunk had (NEXT_CHUNK): a process keeping the leads tells new chunks by their ids.
+    let chunkId = Math.max(this.stmt('SELECT coalesce(max(id), 0) + 1 FROM chunks').pluck().get() as number, Number(this.meta(NEXT_CHUNK) ?? 0));
     let unitId = (this.stmt('SELECT coalesce(max(id), 0) + 1 FROM units').pluck().get() as number);
     const units = new UnitRows(this);
     const insertChunk = this.stmt('INSERT INTO chunks (id, session, lo, first_unit, nparts, nchars, parts, data, records) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)');
@@ -625,6 +630,7 @@ export class IndexDb {
       chunkId++;
     }
     units.finish();
+    this.setMeta(NEXT_CHUNK, String(chunkId));
   }
 
   /**
@@ -743,22 +749,66 @@ export class IndexDb {
     if (!this.keepLeads) return undefined;
     const stamp = this.stamp();
     if (this.leadCache?.stamp === stamp) return this.leadCache.cache;
+    const before = this.leadCache;
     this.leadCache = undefined;
+    // Chunks are never rewritten and, once NEXT_CHUNK is kept, their ids never reused: the
+    // leads of chunks still there are the ones kept, and every new lead's chunk is at least the
+    // NEXT_CHUNK read last time. An agent asking sivtr while its own transcript grows changes the
+    // index before nearly every search; reading every lead again cost more than the search.
+    // One read transaction: the counter and the rows are of one state of the index.
+    const { next, cache } = this.db.transaction(() => {
+      const next = this.meta(NEXT_CHUNK);
+      return { next, cache: before?.cache !== undefined && before.next !== undefined ? this.grownLeads(before.cache, Number(before.next)) : this.allLeads() };
+    })();
+    this.leadCache = { stamp, next, cache };
+    return cache;
+  }
+
+  private allLeads(): LeadCache | undefined {
     const leads: CachedLead[] = [];
     let chars = 0;
-    let cache: LeadCache | undefined;
     const rows = this.stmt('SELECT chunk, session, first_unit, dir, text FROM leads').raw(true).iterate() as Iterable<[number, number, number, Buffer, string]>;
     for (const [chunk, session, firstUnit, dir, text] of rows) {
       chars += text.length;
-      if (chars > MAX_CACHED_LEAD_CHARS) break;
+      if (chars > MAX_CACHED_LEAD_CHARS) return undefined;
       leads.push({ chunk, session, firstUnit, dir: decodeLeadDir(dir), text, lower: text.toLowerCase() });
     }
-    if (chars <= MAX_CACHED_LEAD_CHARS) {
-      const sourceOf = new Map((this.stmt('SELECT id, source FROM sessions').raw(true).all() as [number, string][]).map(([id, source]) => [id, source]));
-      cache = { leads, leadOf: new Map(leads.map((l, i) => [l.chunk, i])), sourceOf };
+    return this.leadCacheOf(leads, chars);
+  }
+
+  /** `kept` brought up to date: the leads of deleted chunks dropped, those of chunks from `from` on read. */
+  private grownLeads(kept: LeadCache, from: number): LeadCache | undefined {
+    const live = new Set(this.stmt('SELECT chunk FROM leads INDEXED BY leads_count').pluck().all() as number[]);
+    const leads: CachedLead[] = [];
+    let chars = 0;
+    const gone: number[] = [];
+    for (const l of kept.leads) {
+      if (live.has(l.chunk) && l.chunk < from) {
+        leads.push(l);
+        chars += l.text.length;
+      } else gone.push(l.chunk);
     }
-    this.leadCache = { stamp, cache };
+    const added: CachedLead[] = [];
+    const rows = this.stmt('SELECT chunk, session, first_unit, dir, text FROM leads WHERE chunk >= ? ORDER BY chunk').raw(true).iterate(from) as Iterable<[number, number, number, Buffer, string]>;
+    for (const [chunk, session, firstUnit, dir, text] of rows) {
+      chars += text.length;
+      if (chars > MAX_CACHED_LEAD_CHARS) return undefined;
+      added.push({ chunk, session, firstUnit, dir: decodeLeadDir(dir), text, lower: text.toLowerCase() });
+    }
+    for (const l of added) leads.push(l);
+    const cache = this.leadCacheOf(leads, chars);
+    const postings = kept.postings;
+    if (postings) {
+      for (const chunk of gone) postings.remove(chunk);
+      for (const l of added) postings.add(l);
+      if (!postings.worthRebuilding) cache.postings = postings;
+    }
     return cache;
+  }
+
+  private leadCacheOf(leads: CachedLead[], chars: number): LeadCache {
+    const sourceOf = new Map((this.stmt('SELECT id, source FROM sessions').raw(true).all() as [number, string][]).map(([id, source]) => [id, source]));
+    return { leads, leadOf: new Map(leads.map((l, i) => [l.chunk, i])), sourceOf, chars };
   }
 
   /** Says when the index changed: a commit by another connection changes data_version, one by this connection `writes`. */

@@ -17,110 +17,111 @@ const isWordCode = (c: number): boolean => (c >= 97 && c <= 122) || (c >= 48 && 
 const isWordTerm = (term: string): boolean => /^[0-9a-z_\u0080-\uffff]+$/.test(term);
 
 export class LeadPostings {
-  private tf: Int32Array | undefined;
-
-  private constructor(
-    private readonly leads: readonly CachedLead[],
-    /** Per part (numbered over all leads in order): its lead's place in `leads` and its place in that lead. */
-    private readonly partLead: Int32Array,
-    private readonly partNo: Int32Array,
-    /** The words, each followed by a newline (no word holds one); word w starts at wordStart[w]. */
-    private readonly vocabulary: string,
-    private readonly wordStart: Int32Array,
-    /** The parts holding word w are parts[postStart[w] … postStart[w + 1]), ascending, `counts` times each. */
-    private readonly postStart: Int32Array,
-    private readonly parts: Int32Array,
-    private readonly counts: Int32Array,
-  ) {}
+  /** The leads held, by slot (undefined: removed); a chunk's slot. */
+  private readonly slots: (CachedLead | undefined)[] = [];
+  private readonly slotOf = new Map<number, number>();
+  /** Per part (numbered as leads are added): its lead's slot and its place in that lead. */
+  private partSlot = new Int32Array(1024);
+  private partNo = new Int32Array(1024);
+  private nparts = 0;
+  /** Parts of removed leads, still listed in the postings (skipped): see `worthRebuilding`. */
+  private deadParts = 0;
+  private readonly words: string[] = [];
+  private readonly table = new WordTable(this.words);
+  /** The words, each followed by a newline (no word holds one); word w starts at wordStart[w]. */
+  private vocabulary = '';
+  private readonly wordStart: number[] = [0];
+  /** Per word, its (part, count) pairs, two numbers a pair, parts ascending. */
+  private readonly postings: number[][] = [];
+  // Scratch: per word, the last part it was met in and how often there; per part, a term's count.
+  private seenIn = new Int32Array(1024).fill(-1);
+  private seenCount = new Int32Array(1024);
+  private tf = new Int32Array(1024);
 
   static build(leads: readonly CachedLead[]): LeadPostings {
-    let nparts = 0;
-    for (const l of leads) nparts += l.dir.length;
-    const partLead = new Int32Array(nparts);
-    const partNo = new Int32Array(nparts);
-    const words: string[] = [];
-    const table = new WordTable(words);
-    // Per word, its (part, count) pairs as parts are met (so ascending), two numbers a pair.
-    const pairs: number[][] = [];
-    // Per word, the last part it was met in and how often there; the words of the current part.
-    let seenIn = new Int32Array(1024).fill(-1);
-    let seenCount = new Int32Array(1024);
+    const postings = new LeadPostings();
+    for (const lead of leads) postings.add(lead);
+    return postings;
+  }
+
+  /** Lists a lead's parts under their words. */
+  add(lead: CachedLead): void {
+    if (this.slotOf.has(lead.chunk)) this.remove(lead.chunk);
+    const slot = this.slots.length;
+    this.slots.push(lead);
+    this.slotOf.set(lead.chunk, slot);
+    if (this.nparts + lead.dir.length > this.partSlot.length) {
+      const size = Math.max(2 * this.partSlot.length, this.nparts + lead.dir.length);
+      this.partSlot = grow(this.partSlot, size, 0);
+      this.partNo = grow(this.partNo, size, 0);
+      this.tf = new Int32Array(size);
+    }
     const met: number[] = [];
-    let g = 0;
-    for (let li = 0; li < leads.length; li++) {
-      const lead = leads[li]!;
-      // The walk lower-cases a lead whole when that keeps every offset (nearly always), else part by part.
-      const whole = lead.lower.length === lead.text.length;
-      let at = 0;
-      for (let p = 0; p < lead.dir.length; p++, g++) {
-        const length = lead.dir[p]![4];
-        const lower = whole ? lead.lower.slice(at, at + length) : lead.text.slice(at, at + length).toLowerCase();
-        at += length + 1;
-        partLead[g] = li;
-        partNo[g] = p;
-        met.length = 0;
-        const n = lower.length;
-        for (let i = 0; i < n; ) {
-          if (!isWordCode(lower.charCodeAt(i))) {
-            i++;
-            continue;
-          }
-          const start = i;
-          let hash = 0;
-          for (let c = lower.charCodeAt(i); i < n && isWordCode(c); c = lower.charCodeAt(++i)) hash = (Math.imul(hash, 31) + c) | 0;
-          let id = table.find(lower, start, i, hash);
-          if (id < 0) {
-            id = words.length;
-            words.push(lower.slice(start, i));
-            table.add(hash, id);
-            pairs.push([]);
-            if (id === seenIn.length) {
-              const grown = new Int32Array(2 * id).fill(-1);
-              grown.set(seenIn);
-              seenIn = grown;
-              const counts = new Int32Array(2 * id);
-              counts.set(seenCount);
-              seenCount = counts;
-            }
-          }
-          if (seenIn[id] !== g) {
-            seenIn[id] = g;
-            seenCount[id] = 0;
-            met.push(id);
-          }
-          seenCount[id]!++;
+    // The walk lower-cases a lead whole when that keeps every offset (nearly always), else part by part.
+    const whole = lead.lower.length === lead.text.length;
+    let at = 0;
+    for (let p = 0; p < lead.dir.length; p++) {
+      const g = this.nparts++;
+      const length = lead.dir[p]![4];
+      const lower = whole ? lead.lower.slice(at, at + length) : lead.text.slice(at, at + length).toLowerCase();
+      at += length + 1;
+      this.partSlot[g] = slot;
+      this.partNo[g] = p;
+      met.length = 0;
+      const n = lower.length;
+      for (let i = 0; i < n; ) {
+        if (!isWordCode(lower.charCodeAt(i))) {
+          i++;
+          continue;
         }
-        for (let i = 0; i < met.length; i++) pairs[met[i]!]!.push(g, seenCount[met[i]!]!);
+        const start = i;
+        let hash = 0;
+        for (let c = lower.charCodeAt(i); i < n && isWordCode(c); c = lower.charCodeAt(++i)) hash = (Math.imul(hash, 31) + c) | 0;
+        let id = this.table.find(lower, start, i, hash);
+        if (id < 0) id = this.newWord(lower.slice(start, i), hash);
+        if (this.seenIn[id] !== g) {
+          this.seenIn[id] = g;
+          this.seenCount[id] = 0;
+          met.push(id);
+        }
+        this.seenCount[id]!++;
       }
+      for (let i = 0; i < met.length; i++) this.postings[met[i]!]!.push(g, this.seenCount[met[i]!]!);
     }
-    const wordStart = new Int32Array(words.length + 1);
-    const postStart = new Int32Array(words.length + 1);
-    let total = 0;
-    let chars = 0;
-    for (let w = 0; w < words.length; w++) {
-      wordStart[w] = chars;
-      chars += words[w]!.length + 1;
-      postStart[w] = total;
-      total += pairs[w]!.length / 2;
+  }
+
+  private newWord(word: string, hash: number): number {
+    const id = this.words.length;
+    this.words.push(word);
+    this.table.add(hash, id);
+    this.postings.push([]);
+    this.vocabulary += word + '\n';
+    this.wordStart.push(this.vocabulary.length);
+    if (id === this.seenIn.length) {
+      this.seenIn = grow(this.seenIn, 2 * id, -1);
+      this.seenCount = grow(this.seenCount, 2 * id, 0);
     }
-    wordStart[words.length] = chars;
-    postStart[words.length] = total;
-    const parts = new Int32Array(total);
-    const counts = new Int32Array(total);
-    for (let w = 0, i = 0; w < words.length; w++) {
-      const list = pairs[w]!;
-      for (let k = 0; k < list.length; k += 2, i++) {
-        parts[i] = list[k]!;
-        counts[i] = list[k + 1]!;
-      }
-    }
-    return new LeadPostings(leads, partLead, partNo, words.join('\n') + (words.length > 0 ? '\n' : ''), wordStart, postStart, parts, counts);
+    return id;
+  }
+
+  /** Drops a chunk's lead: its parts stay in the postings, skipped, until the postings are rebuilt. */
+  remove(chunk: number): void {
+    const slot = this.slotOf.get(chunk);
+    if (slot === undefined) return;
+    this.deadParts += this.slots[slot]!.dir.length;
+    this.slots[slot] = undefined;
+    this.slotOf.delete(chunk);
+  }
+
+  /** More parts of removed leads than of held ones: building anew reads less than skipping them. */
+  get worthRebuilding(): boolean {
+    return this.deadParts > this.nparts - this.deadParts;
   }
 
   /** The word holding vocabulary offset `at`. */
   private wordAt(at: number): number {
     let lo = 0;
-    let hi = this.wordStart.length - 2;
+    let hi = this.words.length - 1;
     while (lo < hi) {
       const mid = (lo + hi + 1) >>> 1;
       if (this.wordStart[mid]! <= at) lo = mid;
@@ -130,52 +131,60 @@ export class LeadPostings {
   }
 
   /**
-   * Per lead (by its place in the cache) whose parts hold any of `terms` (lower-cased): each
-   * part's counts, as a walk over the lead's text gives them — occurrences that do not overlap,
-   * at most `maxTf` — for the parts of `kinds` (every kind when undefined) of the leads `wanted`
-   * accepts. Undefined when a term holds a character no word does: only a walk finds it.
+   * Per chunk among `wanted` whose lead parts hold any of `terms` (lower-cased): each part's
+   * counts, as a walk over the lead's text gives them — occurrences that do not overlap, at most
+   * `maxTf` — for the parts of `kinds` (every kind when undefined). Undefined when a term holds a
+   * character no word does: only a walk finds it.
    */
-  termCounts(terms: readonly string[], kinds: ReadonlySet<string> | undefined, wanted: (lead: number) => boolean, maxTf: number): Map<number, PartCounts> | undefined {
+  termCounts(terms: readonly string[], kinds: ReadonlySet<string> | undefined, wanted: ReadonlySet<number>, maxTf: number): Map<number, PartCounts> | undefined {
     if (!terms.every(isWordTerm)) return undefined;
     const out = new Map<number, PartCounts>();
-    const verdict = new Int8Array(this.leads.length);
-    // Per part met: the uncapped count of the term being read (`tf`, left all zero again), and the parts met.
-    const tf = (this.tf ??= new Int32Array(this.partLead.length));
+    // Per slot: 1 wanted, -1 not (or removed), 0 not asked yet.
+    const verdict = new Int8Array(this.slots.length);
+    const { tf, vocabulary } = this;
     const met: number[] = [];
     for (let t = 0; t < terms.length; t++) {
       const term = terms[t]!;
       met.length = 0;
-      for (let at = this.vocabulary.indexOf(term); at !== -1; ) {
+      for (let at = vocabulary.indexOf(term); at !== -1; ) {
         const w = this.wordAt(at);
         const end = this.wordStart[w + 1]! - 1;
         // The term's occurrences in the word, counted as a walk counts them: each after the last.
         let occ = 0;
-        for (let i = at; i !== -1 && i < end; i = this.vocabulary.indexOf(term, i + term.length)) occ++;
-        for (let i = this.postStart[w]!; i < this.postStart[w + 1]!; i++) {
-          const g = this.parts[i]!;
+        for (let i = at; i !== -1 && i < end; i = vocabulary.indexOf(term, i + term.length)) occ++;
+        const list = this.postings[w]!;
+        for (let i = 0; i < list.length; i += 2) {
+          const g = list[i]!;
           if (tf[g] === 0) met.push(g);
-          tf[g]! += occ * this.counts[i]!;
+          tf[g]! += occ * list[i + 1]!;
         }
-        at = this.vocabulary.indexOf(term, end + 1);
+        at = vocabulary.indexOf(term, end + 1);
       }
       for (let k = 0; k < met.length; k++) {
         const g = met[k]!;
         const n = tf[g]!;
         tf[g] = 0;
-        const li = this.partLead[g]!;
-        let ok = verdict[li]!;
-        if (ok === 0) verdict[li] = ok = wanted(li) ? 1 : -1;
+        const slot = this.partSlot[g]!;
+        let ok = verdict[slot]!;
+        const lead = this.slots[slot];
+        if (ok === 0) verdict[slot] = ok = lead && wanted.has(lead.chunk) ? 1 : -1;
         if (ok < 0) continue;
         const p = this.partNo[g]!;
-        const lead = this.leads[li]!;
-        if (kinds && !kinds.has(lead.dir[p]![2])) continue;
-        let counts = out.get(li);
-        if (!counts) out.set(li, (counts = new Array(lead.dir.length)));
+        if (kinds && !kinds.has(lead!.dir[p]![2])) continue;
+        let counts = out.get(lead!.chunk);
+        if (!counts) out.set(lead!.chunk, (counts = new Array(lead!.dir.length)));
         (counts[p] ??= new Array<number>(terms.length).fill(0))[t] = Math.min(n, maxTf);
       }
     }
     return out;
   }
+}
+
+function grow(a: Int32Array, size: number, fill: number): Int32Array<ArrayBuffer> {
+  const out = new Int32Array(size);
+  if (fill !== 0) out.fill(fill);
+  out.set(a);
+  return out;
 }
 
 /**

@@ -352,21 +352,21 @@ class TermScan {
   private readCachedLeads(cache: LeadCache, chunkIds: number[] | undefined): void {
     const wantedSource = this.sourceTest();
     const order: number[] = [];
-    const wanted = new Uint8Array(cache.leads.length);
+    const wanted = new Set<number>();
     const pick = (li: number | undefined): void => {
-      if (li === undefined || wanted[li] === 1) return;
+      if (li === undefined) return;
       const l = cache.leads[li]!;
-      if (this.leadScanned.has(l.chunk) || !wantedSource(cache.sourceOf.get(l.session))) return;
-      wanted[li] = 1;
+      if (wanted.has(l.chunk) || this.leadScanned.has(l.chunk) || !wantedSource(cache.sourceOf.get(l.session))) return;
+      wanted.add(l.chunk);
       order.push(li);
     };
     if (chunkIds) for (const id of chunkIds) pick(cache.leadOf.get(id));
     else for (let li = 0; li < cache.leads.length; li++) pick(li);
     // Building the postings costs about as much as walking every lead a few dozen times: a read
     // of a few leads (a specific word's) walks them; the first read of a quarter of them or more
-    // (common words') builds them.
+    // (common words') builds them, and they are kept up to date from then on (index-db.ts).
     if (!cache.postings && order.length * 4 >= cache.leads.length) cache.postings = LeadPostings.build(cache.leads);
-    const counts = cache.postings?.termCounts(this.lowered, this.kinds, (li) => wanted[li] === 1, MAX_TF);
+    const counts = cache.postings?.termCounts(this.lowered, this.kinds, wanted, MAX_TF);
     for (const li of order) {
       const l = cache.leads[li]!;
       if (!counts) {
@@ -374,7 +374,7 @@ class TermScan {
         continue;
       }
       this.leadScanned.add(l.chunk);
-      const found = counts.get(li);
+      const found = counts.get(l.chunk);
       // A lead holding no term adds no unit (the walk records an empty list for it).
       if (!found) continue;
       this.leads.set(l.chunk, l);

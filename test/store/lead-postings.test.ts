@@ -4,7 +4,7 @@
 // postings' counts against a plain walk over generated leads; every search of a generated corpus
 // (agent sessions and terminal records) with the leads kept against the same index walking them;
 // and a session appended after the postings were built, which the next search must see.
-import { appendFileSync } from 'node:fs';
+import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateCorpus } from '../../bench/agents-corpus.mjs';
@@ -46,9 +46,10 @@ describe('lead postings', () => {
   it('count every term as a walk over the lower-cased parts does', () => {
     const leads = [leadFrom(1, ODD_TEXTS), leadFrom(2, [...ODD_TEXTS].reverse()), leadFrom(3, ['İİİ parser', 'PARSER'])];
     const postings = LeadPostings.build(leads);
+    const every = new Set([1, 2, 3]);
     const terms = ['parser', 'arse', 'config', 'error', 'a', 'aa', 'aaa', 'istanbul', 'i̇stanbul', 'σίσυφος', 'σ', 'ς', '会话', '会', 'snake_case', 'pr1137', 'warning', 'zzz', '_'];
     for (const term of terms) {
-      const got = postings.termCounts([term], undefined, () => true, 64)!;
+      const got = postings.termCounts([term], undefined, every, 64)!;
       leads.forEach((lead, li) => {
         // Part by part, lower-cased the way the walk lower-cases a lead.
         const whole = lead.lower.length === lead.text.length;
@@ -57,17 +58,33 @@ describe('lead postings', () => {
           const part = whole ? lead.lower.slice(at, at + d[4]) : lead.text.slice(at, at + d[4]).toLowerCase();
           at += d[4] + 1;
           const want = walkCount(part, term, 64);
-          expect(got.get(li)?.[p]?.[0] ?? 0, `${term} in lead ${li} part ${p}`).toBe(want);
+          expect(got.get(lead.chunk)?.[p]?.[0] ?? 0, `${term} in lead ${li} part ${p}`).toBe(want);
         });
       });
     }
     // Capped like the walk, and only the kinds asked for.
-    expect(postings.termCounts(['error'], undefined, () => true, 64)!.get(0)![4]).toEqual([64]);
-    const users = postings.termCounts(['parser'], new Set(['user']), () => true, 64)!;
-    expect(users.get(2)).toEqual([[1], undefined]);
+    expect(postings.termCounts(['error'], undefined, every, 64)!.get(1)![4]).toEqual([64]);
+    const users = postings.termCounts(['parser'], new Set(['user']), every, 64)!;
+    expect(users.get(3)).toEqual([[1], undefined]);
+    // Only the chunks asked for.
+    expect([...postings.termCounts(['parser'], undefined, new Set([2]), 64)!.keys()]).toEqual([2]);
     // A term holding what no word holds is left to the walk.
-    expect(postings.termCounts(['connection refused'], undefined, () => true, 64)).toBeUndefined();
-    expect(postings.termCounts(['parser', 'a-a'], undefined, () => true, 64)).toBeUndefined();
+    expect(postings.termCounts(['connection refused'], undefined, every, 64)).toBeUndefined();
+    expect(postings.termCounts(['parser', 'a-a'], undefined, every, 64)).toBeUndefined();
+  });
+
+  it('drop a removed lead and list an added one', () => {
+    const postings = LeadPostings.build([leadFrom(1, ['parser one']), leadFrom(2, ['parser two'])]);
+    postings.remove(1);
+    postings.add(leadFrom(3, ['zebra parser', 'parser parser']));
+    const got = postings.termCounts(['parser'], undefined, new Set([1, 2, 3]), 64)!;
+    expect([...got.entries()].sort()).toEqual([[2, [[1]]], [3, [[1], [2]]]]);
+    expect(postings.termCounts(['zebra'], undefined, new Set([1, 2, 3]), 64)!.get(3)).toEqual([[1], undefined]);
+    expect(postings.termCounts(['one'], undefined, new Set([1, 2, 3]), 64)!.size).toBe(0);
+    expect(postings.worthRebuilding).toBe(false);
+    postings.remove(2);
+    postings.remove(3);
+    expect(postings.worthRebuilding).toBe(true);
   });
 });
 
@@ -168,8 +185,30 @@ describe('search with the leads kept', () => {
     expect(after.kept).toEqual(after.walked);
     expect(newest(after.kept)).toBe(true);
     expect(after.kept.total).toBe(before.kept.total + 1);
+    // Brought up to date in place: the new chunks' leads added, the replaced ones dropped.
     index.keepLeads = true;
-    expect(index.cachedLeads()?.postings).toBeDefined();
-    expect(index.cachedLeads()?.postings).not.toBe(built);
+    expect(index.cachedLeads()?.postings).toBe(built);
+  });
+
+  it('sees a record rewritten in place to text of the same length (its chunk gets a new id)', async () => {
+    const log = join(env.SIVTR_DATA_DIR!, 'terminals', '5151-1764400000.jsonl');
+    const ids = (): number[] => index.db.prepare('SELECT id FROM chunks ORDER BY id').pluck().all() as number[];
+    const before = ids();
+    const lines = readFileSync(log, 'utf8').split('\n');
+    // Record 8 (i = 7): `parser config …`; the same command with other words of the same length.
+    expect(JSON.parse(lines[7]!).command).toMatch(/^parser config /);
+    lines[7] = lines[7]!.replace('"command":"parser config', '"command":"okapis zebras');
+    writeFileSync(log, lines.join('\n'));
+    both({ ...base, query: 'parser config', limit: 50 }); // the leads kept and their postings, as they were
+    await syncIndex(index, env, quiet);
+    // The log's chunks were written again, each with an id no chunk had.
+    const logChunks = index.db.prepare("SELECT c.id FROM chunks c JOIN sessions s ON s.id = c.session WHERE s.sid = '5151-1764400000'").pluck().all() as number[];
+    expect(logChunks.length).toBeGreaterThan(0);
+    expect(Math.min(...logChunks)).toBeGreaterThan(Math.max(...before));
+    for (const query of ['okapis zebras', 'parser config', 'zebras']) {
+      const r = both({ ...base, query, limit: 50 });
+      expect(r.kept, query).toEqual(r.walked);
+    }
+    expect(both({ ...base, query: 'okapis', target: 'terminal' }).kept.hits.map((h) => h.ref)).toEqual([expect.stringMatching(/\/8$/)]);
   });
 });
