@@ -83,7 +83,7 @@ export class PtyScreen {
       if (!this.midFrame() && test(this)) return;
       if (this.exitCode !== undefined) throw new Error(`exited (${this.exitCode}) before ${what}; screen:\n${this.text()}\nraw tail: ${JSON.stringify(this.raw.slice(-400))}`);
       const left = deadline - Date.now();
-      if (left <= 0) throw new Error(`timed out waiting for ${what}; screen:\n${this.text()}`);
+      if (left <= 0) throw new Error(`timed out waiting for ${what}; screen:\n${this.text()}\nraw tail: ${JSON.stringify(this.raw.slice(-1500))}`);
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, left);
         this.waiters.push(() => {
