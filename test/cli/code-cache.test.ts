@@ -5,7 +5,7 @@ import { spawnSync } from 'node:child_process';
 import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { cleanEnv, ROOT, tempDir } from '../helpers/cli.js';
+import { cleanEnv, ROOT, runCliUnprivileged, tempDir, unprivilegedIsNobody } from '../helpers/cli.js';
 import { KEY, PtyScreen } from '../helpers/screen.js';
 import { writeLog } from '../helpers/terminal-log.js';
 
@@ -68,14 +68,11 @@ describe('code cache', () => {
     expect(existsSync(cacheFile('diff'))).toBe(false);
     mkdirSync(join(pkg, 'dist', '.cache'));
     chmodSync(join(pkg, 'dist', '.cache'), 0o555);
-    // Root ignores permissions: run as nobody instead.
-    const asRoot = process.getuid?.() === 0;
-    if (asRoot) spawnSync('chmod', ['-R', 'a+rX', tmp.path]);
-    const argv = [join(pkg, 'bin', 'sivtr.js'), 'diff', '1', '2'];
-    const r = asRoot
-      ? spawnSync(process.execPath, argv, { env, cwd: tmp.path, encoding: 'utf8', uid: 65534, gid: 65534 })
-      : spawnSync(process.execPath, argv, { env, cwd: tmp.path, encoding: 'utf8' });
-    expect(r.status, r.stderr).toBe(0);
+    // Root ignores permissions: it runs without the capabilities that bypass them (or as nobody,
+    // which then needs the copy readable; a TMPDIR nobody may not enter still fails that way).
+    if (unprivilegedIsNobody()) spawnSync('chmod', ['-R', 'a+rX', tmp.path]);
+    const r = runCliUnprivileged(['diff', '1', '2'], { env, cwd: tmp.path, bin: join(pkg, 'bin', 'sivtr.js') });
+    expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain('+two');
     expect(readdirSync(join(pkg, 'dist', '.cache'))).toEqual([]);
   });

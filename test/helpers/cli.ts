@@ -50,12 +50,14 @@ const DAC_CAPS = '-dac_override,-dac_read_search';
 /**
  * Runs the CLI where file permissions apply, as root too: root keeps its uid (so it still reads the
  * checkout, wherever that is) but loses the capabilities that bypass permission checks. Without
- * setpriv, root falls back to `nobody`, which needs a checkout others may enter.
+ * setpriv, root falls back to `nobody`, which needs a checkout others may enter. `bin`: another copy
+ * of the launcher than this checkout's.
  */
-export function runCliUnprivileged(args: string[], opts: { env: NodeJS.ProcessEnv; cwd?: string }): CliResult {
+export function runCliUnprivileged(args: string[], opts: { env: NodeJS.ProcessEnv; cwd?: string; bin?: string }): CliResult {
   const asRoot = process.getuid?.() === 0;
   const setpriv = asRoot && spawnSync('setpriv', ['--bounding-set', DAC_CAPS, 'true']).status === 0;
-  const [file, argv] = setpriv ? ['setpriv', ['--bounding-set', DAC_CAPS, process.execPath, BIN, ...args]] : [process.execPath, [BIN, ...args]];
+  const bin = opts.bin ?? BIN;
+  const [file, argv] = setpriv ? ['setpriv', ['--bounding-set', DAC_CAPS, process.execPath, bin, ...args]] : [process.execPath, [bin, ...args]];
   const result = spawnSync(file, argv, {
     env: opts.env,
     cwd: opts.cwd ?? opts.env.HOME,
