@@ -43,23 +43,20 @@ function setUp(kind: 'bash' | 'zsh' | 'pwsh') {
     INPUTRC: '/dev/null',
   });
   // The prompt first, as a user's rc sets it; init appends its blocks after.
-  if (kind === 'bash') writeFileSync(join(home, '.bashrc'), `PS1='${PROMPT} '\n`);
-  if (kind === 'zsh') writeFileSync(join(home, '.zshrc'), `PS1='${PROMPT} '\n`);
-  if (kind === 'pwsh') {
-    mkdirSync(join(home, '.config', 'powershell'), { recursive: true });
-    writeFileSync(join(home, '.config', 'powershell', 'Microsoft.PowerShell_profile.ps1'), `function prompt { '${PROMPT} ' }\n`);
-  }
+  const rc = { bash: join(home, '.bashrc'), zsh: join(home, '.zshrc'), pwsh: join(home, '.config', 'powershell', 'Microsoft.PowerShell_profile.ps1') }[kind];
+  if (kind === 'pwsh') mkdirSync(join(home, '.config', 'powershell'), { recursive: true });
+  writeFileSync(rc, kind === 'pwsh' ? `function prompt { '${PROMPT} ' }\n` : `PS1='${PROMPT} '\n`);
   const r = runCli(['init', kind, '--keybinding'], { env });
   expect(r.code).toBe(0);
   expect(r.stderr).toContain('Alt-O at the prompt opens the picker');
-  return { env, home, clipboard: () => (existsSync(sink) ? readFileSync(sink, 'utf8') : '') };
+  return { env, home, rc, clipboard: () => (existsSync(sink) ? readFileSync(sink, 'utf8') : '') };
 }
 
-function shell(kind: 'bash' | 'zsh' | 'pwsh', env: NodeJS.ProcessEnv): PtyScreen {
-  if (kind === 'bash') return new PtyScreen('bash', ['-i'], { env });
-  if (kind === 'zsh') return new PtyScreen('zsh', ['-i'], { env });
+function shell(kind: 'bash' | 'zsh' | 'pwsh', env: NodeJS.ProcessEnv, cols?: number): PtyScreen {
+  if (kind === 'bash') return new PtyScreen('bash', ['-i'], { env, cols });
+  if (kind === 'zsh') return new PtyScreen('zsh', ['-i'], { env, cols });
   // .NET puts its diagnostic sockets and debug pipes in TMPDIR, and a killed pwsh leaves them there.
-  return new PtyScreen('pwsh', ['-NoLogo'], { env: { ...env, TMPDIR: env.HOME } });
+  return new PtyScreen('pwsh', ['-NoLogo'], { env: { ...env, TMPDIR: env.HOME }, cols });
 }
 
 const promptLine = (s: PtyScreen): string => [...s.lines()].reverse().find((l) => l.startsWith(PROMPT)) ?? '';
@@ -109,6 +106,31 @@ for (const kind of ['bash', 'zsh', 'pwsh'] as const) {
         expect(clipboard()).toBe('');
         s.write('-here\r');
         await s.untilText(/^still-here$/m);
+      } finally {
+        s.kill();
+      }
+    });
+
+    it('with the sivtr of init time gone, Alt-O says so on a line of its own and the line comes back', async () => {
+      const { env, home, rc } = setUp(kind);
+      const gone = join(home, 'gone', 'sivtr.js');
+      // The block names the launcher init saw, quoted for the shell; it is moved away since.
+      const block = readFileSync(rc, 'utf8');
+      const launcher = /__sivtr_pick_bin='([^']+)'|\$global:__SivtrPickBin = '([^']+)'/.exec(block);
+      expect(launcher).not.toBeNull();
+      writeFileSync(rc, block.split(`'${launcher![1] ?? launcher![2]}'`).join(`'${gone}'`));
+      const s = shell(kind, env, 240); // the message on one row: it names a path in the temp dir
+      try {
+        await s.untilText(PROMPT);
+        await s.type('echo left', 'echo left');
+        s.write(ALT_O);
+        const said = (x: PtyScreen): number => x.lines().findIndex((l) => l.includes(`${gone} is gone`));
+        const prompted = (x: PtyScreen): number => x.lines().findLastIndex((l) => l.startsWith(`${PROMPT} echo left`));
+        await s.until((x) => said(x) >= 0 && prompted(x) > said(x), 'the message, then the prompt with the line below it');
+        const quote = kind === 'pwsh' ? "'" : '`';
+        expect(s.text()).toContain(`sivtr: ${gone} is gone; run ${quote}sivtr init ${kind} --keybinding${quote} with the sivtr you use now`);
+        s.write('-over\r');
+        await s.untilText(/^left-over$/m);
       } finally {
         s.kill();
       }
