@@ -93,6 +93,17 @@ export class SyncHelper {
     });
   }
 
+  /** Resolves once the helper has planned its sources and can take sessions, or is gone. */
+  async started(): Promise<void> {
+    if (this.ready || this.dead) return;
+    this.worker.ref(); // as in read(): the process must stay up while the main thread waits for it
+    try {
+      while (!this.ready && !this.dead) await this.nextEvent();
+    } finally {
+      if (this.jobs.size === 0 && !this.dead) this.worker.unref();
+    }
+  }
+
   /** Lets the helper's messages in (the main thread's reading may not otherwise return to the event loop). */
   heed(): Promise<void> {
     return new Promise((done) => setImmediate(done));

@@ -220,14 +220,16 @@ const MAX_AHEAD = 32;
  * two cores and a load of 5: slower). So the helper starts only if, over those 300 ms, the
  * cores other than ours were at least half a core idle (read from /proc/stat; where there is
  * none, it starts). SIVTR_INDEX_HELPER_AFTER_MS lets tests start it at once (0, whatever the
- * load) or never (`off`).
+ * load) or never (`off`). Started so, the main thread waits until it is ready before reading on:
+ * on a busy machine the thread could otherwise be ready only once every session was read, and a
+ * test of the helper would then test nothing.
  */
 class HelperControl {
   private helper: SyncHelper | undefined;
   private tried = false;
   private readonly started = Date.now();
   private readonly afterMs: number;
-  private readonly forced: boolean;
+  readonly forced: boolean;
   private readonly cpuAtStart: CpuTimes | undefined;
 
   constructor(
@@ -303,6 +305,7 @@ async function applyPlan(index: IndexDb, sp: SourcePlan, stats: SyncStats, progr
   for (let w = 0; w < sessions.length; w++) {
     for (;;) {
       const helper = helpers.get(sp, sessions.length - next + remainingAfter);
+      if (helper && helpers.forced) await helper.started();
       if (helper) await helper.heed();
       while (helper?.hasRoom && next < sessions.length && next - w < MAX_AHEAD && index.sessionRow(source.name, sessions[next]!.id) === undefined) {
         const i = next++;
