@@ -77,9 +77,10 @@ export function sumUsage(...usages: (TokenUsage | undefined)[]): TokenUsage | un
 
 /**
  * A running total the agent keeps for a whole session (Hermes' session columns, Droid's
- * settings file) starts at zero before anything is counted, and agent versions that count
- * nothing leave it there: all zero is no figure, not a session that used nothing. (A record of
- * one model response is written because the response happened, so its zeros are figures.)
+ * settings file) holds zeros before anything is counted (Hermes' columns default to 0, and its
+ * versions that count nothing leave them there): all zero is no figure, not a session that used
+ * nothing. A record of one model response is written because the response happened, so its
+ * zeros are figures.
  */
 export function runningTotal(usage: TokenUsage | undefined): TokenUsage | undefined {
   return usage && COUNTS.some((k) => (usage[k] ?? 0) > 0) ? usage : undefined;
