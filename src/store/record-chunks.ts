@@ -1,10 +1,10 @@
 // Terminal records as the index keeps them: a log's records are packed into chunks like any
 // units, but no row is written per record. A record chunk carries its records' metadata itself
-// (one compact list, deflated) and its records' unit ids are computed from the chunk's id, so a
+// (one compact list, compressed) and its records' unit ids are computed from the chunk's id, so a
 // build writes one row per chunk instead of one per record, and search reads a record's time,
 // status, cwd and title from its chunk (docs/formats.md, "index.db"). Agent turns keep their
 // unit rows: a grown transcript rewrites only the turns that changed, which needs their digests.
-import { inflateRawSync } from 'node:zlib';
+import { brotliDecompressSync, inflateRawSync } from 'node:zlib';
 import { findSource } from '../memory/sources.js';
 import type { Unit } from '../memory/types.js';
 import { epochMs, keptText, statusOf, type StatusName } from './docs.js';
@@ -161,8 +161,8 @@ export function encodeRecords(records: RecordEntry[]): Buffer {
   return Buffer.concat([ints, ...metas]);
 }
 
-/** The stored list (one byte saying how: 0 as is, 1 deflated, then the body of encodeRecords). */
+/** The stored list (one byte saying how: 0 as is, 1 deflated, 2 brotli, then the body of encodeRecords). */
 export function decodeRecords(blob: Buffer): RecordList {
   const body = blob.subarray(1);
-  return new RecordList(blob[0] === 1 ? inflateRawSync(body) : body);
+  return new RecordList(blob[0] === 2 ? brotliDecompressSync(body) : blob[0] === 1 ? inflateRawSync(body) : body);
 }

@@ -1,5 +1,5 @@
 // A second thread for a large index build. Reading sessions (parsing JSON, building units, listing
-// gram keys, deflating) is nearly all of a cold build's work, and writing SQLite a small part;
+// gram keys, compressing) is nearly all of a cold build's work, and writing SQLite a small part;
 // on a machine with two cores the helper reads sessions while the main thread reads others and
 // writes every one of them, in the order the sources listed them (so row ids, and answers, are
 // the same as a build without it). The helper is a worker thread started from its own bundle
@@ -16,7 +16,7 @@ import { findSource } from '../memory/sources.js';
 import type { SessionChange, SessionMark } from '../memory/types.js';
 import { useCaptureRules, type CaptureRulesData } from '../session/capture-rules.js';
 import { unitDoc, type UnitDoc } from './docs.js';
-import { packRecords, packUnits, type PackedChunk } from './index-db.js';
+import { bytesRead, packRecords, packUnits, type PackedChunk } from './index-db.js';
 import { storesRecords } from './record-chunks.js';
 
 /** What the helper needs to plan a source as the main thread did. */
@@ -202,9 +202,10 @@ async function readOne(init: HelperInit, sessions: Map<string, Map<string, () =>
     change = { kind: 'failed', why: `${job.id} (${(error as { code?: string }).code ?? (error as Error).message})` };
   }
   if (change.kind !== 'read') return { change };
-  if (storesRecords(job.source)) return { change: { ...change, units: [] }, docs: [], packed: packRecords(change.units, change.fallbackAt, init.persistent) };
+  const storage = { persistent: init.persistent, sourceBytes: bytesRead(change) };
+  if (storesRecords(job.source)) return { change: { ...change, units: [] }, docs: [], packed: packRecords(change.units, change.fallbackAt, storage) };
   const docs = change.units.map((u) => unitDoc(u, change.fallbackAt));
-  const packed = packUnits(docs, init.persistent);
+  const packed = packUnits(docs, storage);
   // Units do not cross threads (their getters would not), and the chunks hold the part texts:
   // the docs cross without them (the main thread gives the helper only sessions it writes whole).
   for (const d of docs) {

@@ -18,7 +18,7 @@ import { activeCaptureRules } from '../session/capture-rules.js';
 import type { IndexPlan, SessionChange, SessionMark, Source } from '../memory/types.js';
 import { count } from '../plural.js';
 import { unitDoc, type UnitDoc } from './docs.js';
-import { packRecordsAsync, packUnitsAsync, type IndexDb, type PackedChunk, type ReplacePlan } from './index-db.js';
+import { bytesRead, packRecordsAsync, packUnitsAsync, type IndexDb, type PackedChunk, type ReplacePlan } from './index-db.js';
 import { storesRecords } from './record-chunks.js';
 import { SyncHelper, type HelperResult } from './sync-helper.js';
 
@@ -74,14 +74,14 @@ type Read = Extract<SessionChange, { kind: 'read' }>;
  */
 type Pending = { change: Read; docs: UnitDoc[]; count: number; packed?: PackedChunk[]; prepared?: { plan: ReplacePlan; packed: PackedChunk[] }; ready: Promise<void>; helped?: boolean };
 
-/** Characters of unit text in flight: reading goes on while they are deflated, up to this much. */
+/** Characters of unit text in flight: reading goes on while they are compressed, up to this much. */
 const MAX_PENDING_CHARS = 32 * 1024 * 1024;
 /** A batch is written at least this often, so an interrupted build loses at most about this much work. */
 const MAX_PENDING_MS = 1000;
 
 /**
  * Sessions read but not yet written: written together, so ten thousand small ones are not ten
- * thousand transactions. Their chunks are deflated on the thread pool while the next sessions are
+ * thousand transactions. Their chunks are compressed on the thread pool while the next sessions are
  * read; a flush waits for them.
  */
 class WriteBatch {
@@ -116,15 +116,15 @@ class WriteBatch {
       if (change.how === 'append' || records) entry.packed = packed;
       else entry.prepared = { plan: { start: -Infinity, written: docs.length, kept: 0 }, packed };
     } else if (records) {
-      const { chunks, ready } = packRecordsAsync(units, change.fallbackAt, this.index.persistent);
+      const { chunks, ready } = packRecordsAsync(units, change.fallbackAt, { persistent: this.index.persistent, sourceBytes: bytesRead(change) });
       for (const c of chunks) this.chars += c.nchars;
       entry.ready = ready.then((packed) => void (entry.packed = packed));
       entry.ready.catch(() => {}); // awaited (and its failure thrown) by flush
     } else {
       entry.ready =
         change.how === 'append'
-          ? packUnitsAsync(docs, this.index.persistent).then((packed) => void (entry.packed = packed))
-          : this.index.prepareReplace(this.source, change.session.id, docs).then((prepared) => void (entry.prepared = prepared));
+          ? packUnitsAsync(docs, { persistent: this.index.persistent, sourceBytes: bytesRead(change) }).then((packed) => void (entry.packed = packed))
+          : this.index.prepareReplace(this.source, change.session.id, docs, bytesRead(change)).then((prepared) => void (entry.prepared = prepared));
       entry.ready.catch(() => {}); // awaited (and its failure thrown) by flush; not unhandled meanwhile
     }
     if (this.pending.length === 0) this.since = Date.now();

@@ -231,11 +231,12 @@ describe('the index is a cache', () => {
 });
 
 describe('the helper thread', () => {
-  /** Every row a search reads, with chunk text decoded (deflate's bytes are not the contract, the text is). */
+  /** Every row a search reads, with chunk text decoded (the compressor's bytes are not the contract, the text is). */
   function dump(): unknown {
     const db = new Database(join(world.data, 'index.db'), { readonly: true });
     try {
-      const text = (b: Buffer): string => (b[0] === 1 ? require('node:zlib').inflateRawSync(b.subarray(1)) : b.subarray(1)).toString('utf8');
+      const zlib = require('node:zlib');
+      const text = (b: Buffer): string => (b[0] === 2 ? zlib.brotliDecompressSync(b.subarray(1)) : b[0] === 1 ? zlib.inflateRawSync(b.subarray(1)) : b.subarray(1)).toString('utf8');
       const chunks = (db.prepare('SELECT id, session, lo, first_unit, nparts, nchars, parts, data, records FROM chunks ORDER BY id').all() as { data: Buffer; records: Buffer | null }[]).map((c) => ({
         ...c,
         data: text(c.data),
