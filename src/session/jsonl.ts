@@ -169,14 +169,24 @@ export async function* jsonlLines(path: string, opts: { start?: number } = {}): 
   if (pending.length > 0) yield { line: Buffer.concat(pending).toString('utf8'), terminated: false, end: offset };
 }
 
+/** Bytes a synchronous read takes at once. */
+const READ_BYTES = 1 << 20;
+/** Bytes of whole lines decoded into one string at most (beneath V8's large-object size). */
+const DECODE_BYTES = 64 * 1024;
+/**
+ * Read buffers given back by finished readers: a fresh 1 MiB buffer per file was fresh pages
+ * for every file of a cold build. Each reader takes its own, so readers may interleave.
+ */
+const readBuffers: Buffer[] = [];
+
 /**
  * `jsonlLines` read synchronously, for a caller that handles every line at once (the index reading
  * a terminal log): no promise per line, which cost more than parsing a short record.
  */
 export function* jsonlLinesSync(path: string, opts: { start?: number } = {}): Generator<{ line: string; terminated: boolean; end: number }> {
   const fd = openSync(path, 'r');
+  const chunk = readBuffers.pop() ?? Buffer.allocUnsafe(READ_BYTES);
   try {
-    const chunk = Buffer.allocUnsafe(1 << 20);
     let pending: Buffer[] = [];
     let offset = opts.start ?? 0;
     for (;;) {
@@ -195,22 +205,28 @@ export function* jsonlLinesSync(path: string, opts: { start?: number } = {}): Ge
         }
       }
       const last = pending.length > 0 ? -1 : buf.lastIndexOf(10);
-      if (last >= from) {
-        // The whole lines of this read decoded at once (one call instead of one per line): a
-        // newline byte is a newline character and never part of another, so the text splits
-        // into the very lines the bytes do. Where the text has as many characters as bytes, each
-        // byte became one character and offsets agree; elsewhere each line's end is found in the bytes.
-        const text = buf.toString('utf8', from, last + 1);
-        const ascii = text.length === last + 1 - from;
+      while (last >= from) {
+        // The whole lines of a window of this read decoded at once (one call instead of one per
+        // line): a newline byte is a newline character and never part of another, so the text
+        // splits into the very lines the bytes do. Where the text has as many characters as
+        // bytes, each byte became one character and offsets agree; elsewhere each line's end is
+        // found in the bytes. A window ends at the last newline within DECODE_BYTES (or at the
+        // end of a longer line): a string of the whole read (1 MiB) was allocated outside V8's
+        // young generation, on fresh pages each time (~250 page faults a read).
+        let end = last - from <= DECODE_BYTES ? last : buf.lastIndexOf(10, from + DECODE_BYTES);
+        if (end < from) end = buf.indexOf(10, from + DECODE_BYTES);
+        const text = buf.toString('utf8', from, end + 1);
+        const ascii = text.length === end + 1 - from;
+        const base = from;
         let at = 0;
         let byte = from;
         while (at < text.length) {
           const nl = text.indexOf('\n', at);
-          byte = ascii ? from + nl + 1 : buf.indexOf(10, byte) + 1;
+          byte = ascii ? base + nl + 1 : buf.indexOf(10, byte) + 1;
           yield { line: text.slice(at, nl), terminated: true, end: offset + byte };
           at = nl + 1;
         }
-        from = last + 1;
+        from = end + 1;
       }
       // The buffer is reused: a fragment carried to the next read is copied out of it.
       if (from < got) pending.push(Buffer.from(buf.subarray(from)));
@@ -219,12 +235,13 @@ export function* jsonlLinesSync(path: string, opts: { start?: number } = {}): Ge
     if (pending.length > 0) yield { line: Buffer.concat(pending).toString('utf8'), terminated: false, end: offset };
   } finally {
     closeSync(fd);
+    if (readBuffers.length < 4) readBuffers.push(chunk);
   }
 }
 
 /**
  * Parsed records of a JSONL file, one at a time. The file is read synchronously (in 1 MiB reads):
- * a stream's reads wait on libuv's thread pool, where the index deflates its chunks, and cost more
+ * a stream's reads wait on libuv's thread pool, where the index compresses its chunks, and cost more
  * per record than parsing a short one.
  */
 export async function* readJsonl(path: string, stats: JsonlStats = newJsonlStats(), opts: { start?: number } = {}): AsyncGenerator<unknown> {

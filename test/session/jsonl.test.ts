@@ -148,6 +148,32 @@ describe('the JSONL line rule', () => {
     expect(ends).toEqual([...starts.slice(1), text.length]);
   });
 
+  it('gives the lines and end offsets of a read decoded in windows: multi-byte text, lines longer than a window, readers interleaved', async () => {
+    // One 1 MiB read holds many windows of whole lines (each decoded apart): lines of every size
+    // around a window's 64 KiB, some holding multi-byte characters, one of 200 KB.
+    const lines: string[] = [];
+    for (let i = 0; lines.join('\n').length < 3 << 20; i++) {
+      const size = i % 7 === 3 ? 200_000 : [10, 700, 4000, 30_000, 65_000, 66_000][i % 6]!;
+      lines.push(rec(i, { output: (i % 3 === 0 ? '会话é ' : 'plain ').repeat(Math.ceil(size / 6)) }));
+    }
+    const text = lines.join('\n') + '\n';
+    const path = file('windows.jsonl', text);
+    const other = file('other.jsonl', `${rec(1)}\n${rec(2)}\n${rec(3)}\n`);
+    const streamedLines: unknown[] = [];
+    for await (const l of jsonlLines(path)) streamedLines.push(l);
+    expect(streamedLines.map((l) => (l as { line: string }).line)).toEqual(lines);
+    // Two synchronous readers at once, each with its own read buffer.
+    const a = jsonlLinesSync(path);
+    const got: unknown[] = [];
+    const interleaved: string[] = [];
+    for (let r = a.next(); !r.done; r = a.next()) {
+      got.push(r.value);
+      if (got.length % 5 === 1) for (const l of jsonlLinesSync(other)) interleaved.push(l.line);
+    }
+    expect(got).toEqual(streamedLines);
+    expect(interleaved).toEqual(Array.from({ length: Math.ceil(lines.length / 5) }, () => [rec(1), rec(2), rec(3)]).flat());
+  });
+
   it('drops the lines a head or tail window cuts', () => {
     const lines = [rec(1), rec(2), rec(3), rec(4)];
     const text = lines.join('\n') + '\n';
