@@ -38,6 +38,9 @@ function lowerNonAscii(c: number): number {
   return l;
 }
 
+/** The lower case of one code unit (SPECIAL: not one code unit of its own). */
+const lowerOne = (r: number): number => (r < 0x80 ? (r >= 65 && r <= 90 ? r | 32 : r) : lowerNonAscii(r));
+
 /** FTS5 token for a key: base-36 digits, which the `ascii` tokenizer keeps as one word. */
 export const keyToken = (key: number): string => key.toString(36);
 
@@ -79,27 +82,43 @@ export class KeySet {
     if (n < 2) return;
     const u = this.codeUnits(text);
     const { bits, keys } = this;
-    let a = 0;
-    let b = 0;
-    for (let i = 0; i < n; i++) {
+    let a = lowerOne(u[0]!);
+    let b = lowerOne(u[1]!);
+    if (a === SPECIAL || b === SPECIAL) return this.addText(text.toLowerCase());
+    if ((a | b) >= 0x80) this.add(bigram(a, b));
+    for (let i = 2; i < n; i++) {
       const r = u[i]!;
       let c: number;
-      if (r < 0x80) c = r >= 65 && r <= 90 ? r | 32 : r;
-      else {
+      if (r < 0x80) {
+        c = r >= 65 && r <= 90 ? r | 32 : r;
+        if (b < 0x80) {
+          // Two ASCII characters in a row (nearly every character): a trigram and no bigram,
+          // without the checks the general case below needs.
+          const key = trigram(a, b, c);
+          const word = key >>> 5;
+          const bit = 1 << (key & 31);
+          const had = bits[word]!;
+          if ((had & bit) === 0) {
+            bits[word] = had | bit;
+            keys.push(key);
+          }
+          a = b;
+          b = c;
+          continue;
+        }
+      } else {
         c = lowerNonAscii(r);
         if (c === SPECIAL) return this.addText(text.toLowerCase());
       }
-      if (i >= 2) {
-        const key = trigram(a, b, c);
-        const word = key >>> 5;
-        const bit = 1 << (key & 31);
-        const had = bits[word]!;
-        if ((had & bit) === 0) {
-          bits[word] = had | bit;
-          keys.push(key);
-        }
+      const key = trigram(a, b, c);
+      const word = key >>> 5;
+      const bit = 1 << (key & 31);
+      const had = bits[word]!;
+      if ((had & bit) === 0) {
+        bits[word] = had | bit;
+        keys.push(key);
       }
-      if (i >= 1 && (b | c) >= 0x80) this.add(bigram(b, c));
+      if ((b | c) >= 0x80) this.add(bigram(b, c));
       a = b;
       b = c;
     }
