@@ -23,7 +23,11 @@ let segmenter: Intl.Segmenter | undefined;
  * segmenter, which costs microseconds a call. Outside the BMP only a lone pictograph (most emoji)
  * stands alone; flags, skin-tone modifiers and the rest are segmented.
  */
-const MAY_JOIN = /[\p{Grapheme_Extend}\p{Mc}\p{Cf}\u0d4e\u0e33\u0eb3\u1100-\u11ff\ua960-\ua97f\ud7b0-\ud7ff\ud800-\udfff]|(?!\p{Extended_Pictographic})[\u{10000}-\u{10ffff}]/u;
+// Made on the first character outside ASCII: V8 builds a regex's Unicode sets when it is made
+// (here when the module loads), ~4 M instructions of every start.
+let mayJoinRegex: RegExp | undefined;
+const mayJoin = (text: string): boolean =>
+  (mayJoinRegex ??= /[\p{Grapheme_Extend}\p{Mc}\p{Cf}\u0d4e\u0e33\u0eb3\u1100-\u11ff\ua960-\ua97f\ud7b0-\ud7ff\ud800-\udfff]|(?!\p{Extended_Pictographic})[\u{10000}-\u{10ffff}]/u).test(text);
 
 /** Set in a character's info when it may join a neighbour; the low bits are its width. */
 export const JOINS = 0x40;
@@ -44,7 +48,7 @@ export function charInfo(text: string, i: number): number {
     const pair = text.slice(i, i + 2);
     let info = astral.get(pair);
     if (info === undefined) {
-      info = (MAY_JOIN.test(pair) ? JOINS : 0) | stringWidth(pair);
+      info = (mayJoin(pair) ? JOINS : 0) | stringWidth(pair);
       if (astral.size >= MAX_CACHED) astral.clear();
       astral.set(pair, info);
     }
@@ -53,7 +57,7 @@ export function charInfo(text: string, i: number): number {
   let info = bmp[code]!;
   if (info === 0) {
     const ch = String.fromCharCode(code);
-    info = KNOWN | (MAY_JOIN.test(ch) ? JOINS : 0) | stringWidth(ch);
+    info = KNOWN | (mayJoin(ch) ? JOINS : 0) | stringWidth(ch);
     bmp[code] = info;
   }
   return info & (JOINS | WIDTH);

@@ -187,7 +187,7 @@ class Line {
     const prevStart = runs ? (col > 0 ? this.tailStart : -1) : col > 0 ? this.headOf(col - 1) : -1;
     const prev = prevStart < 0 ? '' : runs ? this.tail : this.ch[prevStart]!;
     // Combining marks, variation selectors and joiners always extend the cluster before them.
-    const extension = prev === '' ? null : EXTENDS.exec(text);
+    const extension = prev === '' ? null : extendsAt(text);
     if (extension) {
       const merged = prev + extension[0];
       const width = clusterWidth(merged);
@@ -404,8 +404,13 @@ function unitsAt(text: string, i: number): number {
   return code >= 0xd800 && code <= 0xdbff && i + 1 < text.length ? 2 : 1;
 }
 
-/** A run of characters that join whatever precedes them (Unicode's extend and ZWJ rule). */
-const EXTENDS = /^[\p{Grapheme_Extend}\u200d]+/u;
+/**
+ * A run of characters that join whatever precedes them (Unicode's extend and ZWJ rule). Made on
+ * first use: V8 builds a literal's Unicode sets when the module loads, ~3 M instructions of every
+ * start of a command that never draws a combining mark.
+ */
+let extendsRegex: RegExp | undefined;
+const extendsAt = (text: string): RegExpExecArray | null => (extendsRegex ??= /^[\p{Grapheme_Extend}\u200d]+/u).exec(text);
 
 
 

@@ -1,7 +1,7 @@
 // `search` and `sessions` run from slim bundles (dist/sivtr-<command>.cjs, only their own code);
 // every answer, the usage errors yargs words included, must be the full bundle's.
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, cleanEnv, ROOT, tempDir } from '../helpers/cli.js';
@@ -27,6 +27,14 @@ describe('slim bundles', () => {
   it('exist for search and sessions, each smaller than the full bundle', () => {
     const full = statSync(join(ROOT, 'dist', 'sivtr.cjs')).size;
     for (const command of ['search', 'sessions']) expect(statSync(join(ROOT, 'dist', `sivtr-${command}.cjs`)).size).toBeLessThan(full * 0.7);
+  });
+
+  it('are plain ASCII: one other character makes V8 decode and keep the whole source as two-byte text at every start', () => {
+    for (const command of ['search', 'sessions']) {
+      const bytes = readFileSync(join(ROOT, 'dist', `sivtr-${command}.cjs`));
+      const at = bytes.findIndex((b) => b > 0x7f);
+      expect(at === -1 ? '' : bytes.subarray(Math.max(0, at - 40), at + 8).toString('utf8'), `a character outside ASCII in sivtr-${command}.cjs (escape it as \\uXXXX in the source)`).toBe('');
+    }
   });
 
   it.each([
