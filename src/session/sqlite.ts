@@ -1,25 +1,34 @@
 // The one place better-sqlite3 is constructed, for agents' databases (openSqlite) and sivtr's own
 // (history.db, index.db: openDb, with WAL, a busy timeout and owner-only files). Its JavaScript is
-// bundled (scripts/build.mjs) and runs only when a command reaches this module; its native addon
-// is loaded by path on the first open, skipping the `bindings` lookup, which tries a dozen paths
-// and throws for each miss.
+// bundled (scripts/build.mjs) and runs on the first open (`sessions` reaches this module through
+// the source table and never opens a database); its native addon is loaded by path then too,
+// skipping the `bindings` lookup, which tries a dozen paths and throws for each miss.
 import { chmodSync, existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import BetterSqlite3 from 'better-sqlite3';
+import type BetterSqlite3 from 'better-sqlite3';
 
 export type Db = BetterSqlite3.Database;
 
 let addonCache: string | undefined;
+
+// In the bundle `require` is esbuild's, so better-sqlite3 stays bundled; from the sources (tests)
+// Node's require loads the package.
+declare const require: NodeJS.Require | undefined;
+let sqliteClass: typeof BetterSqlite3 | undefined;
+const betterSqlite3 = (): typeof BetterSqlite3 =>
+  (sqliteClass ??= (typeof require === 'function' ? require('better-sqlite3') : createRequire(import.meta.url)('better-sqlite3')) as typeof BetterSqlite3);
 
 /** The addon where npm builds it; `bindings`' own search when it is elsewhere (a prebuilt layout). */
 function nativeBinding(): string | undefined {
   if (addonCache === undefined) {
     // Where npm puts it beside sivtr's own files (dist/ or src/session/ → the package root's
     // node_modules): one stat instead of resolving the package, which walks the tree.
+    // The bundle's own folder without making a URL of import.meta.url (the URL class is not otherwise loaded by a search).
+    const here = typeof __dirname === 'string' ? __dirname : dirname(fileURLToPath(import.meta.url));
     for (const up of [['..'], ['..', '..']]) {
-      const near = join(dirname(fileURLToPath(import.meta.url)), ...up, 'node_modules', 'better-sqlite3', 'build', 'Release', 'better_sqlite3.node');
+      const near = join(here, ...up, 'node_modules', 'better-sqlite3', 'build', 'Release', 'better_sqlite3.node');
       if (existsSync(near)) return (addonCache = near);
     }
     try {
@@ -34,7 +43,8 @@ function nativeBinding(): string | undefined {
 
 export function openSqlite(path: string, options: BetterSqlite3.Options = {}): Db {
   const addon = nativeBinding();
-  return new BetterSqlite3(path, addon ? { ...options, nativeBinding: addon } : options);
+  const Database = betterSqlite3();
+  return new Database(path, addon ? { ...options, nativeBinding: addon } : options);
 }
 
 export type OpenOptions = { readonly?: boolean };
