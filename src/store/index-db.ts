@@ -24,7 +24,7 @@ const brotliCompressAsync = promisify(brotliCompress) as (data: Buffer, opts: Br
 import { isCorruptionError, isUnwritableError, openDb, openMemoryDb, type Db } from '../session/sqlite.js';
 
 /** Bump when what is stored per unit changes: the index is then rebuilt from the sources. */
-export const PARSER_VERSION = '13';
+export const PARSER_VERSION = '14';
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);

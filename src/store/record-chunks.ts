@@ -67,15 +67,17 @@ export function recordMeta(e: RecordEntry): RecordMeta {
 }
 
 /**
- * A chunk's record list as search reads it: the records' part offsets in place, and the
- * metadata of one record parsed only when it is asked for. A search reads a few records of a
- * chunk that holds a thousand (the ones holding a hit), so it never parses the others' JSON nor
- * walks their parts (docs/formats.md, "index.db").
+ * A chunk's record list as search reads it: the records' part lengths as binary integers (their
+ * offsets summed once), and the metadata of one record parsed only when it is asked for. A
+ * search reads a few records of a chunk that holds a thousand (the ones holding a hit), so it
+ * never parses the others' JSON nor builds their parts (docs/formats.md, "index.db").
  */
 export class RecordList {
   readonly count: number;
-  /** Per record four int32: where its first part starts in the chunk's text, and p1-p3's lengths (-1: blank). */
-  private readonly ints: Int32Array;
+  /** Per record, the lengths of p1-p3's kept text (-1: blank). */
+  private readonly lengths: Int32Array;
+  /** Where each record's first part starts in the chunk's text, and its metadata in `meta`. */
+  private readonly starts: Int32Array;
   private readonly metaStarts: Uint32Array;
   private readonly meta: Buffer;
   private readonly entries: (RecordEntry | undefined)[];
@@ -85,22 +87,36 @@ export class RecordList {
     this.count = count;
     // Copied out of the blob: its bytes need not be aligned for a typed view.
     let at = 4;
-    this.ints = new Int32Array(count * RECORD_INTS);
-    new Uint8Array(this.ints.buffer).set(body.subarray(at, (at += count * RECORD_INTS * 4)));
-    this.metaStarts = new Uint32Array(count + 1);
-    new Uint8Array(this.metaStarts.buffer).set(body.subarray(at, (at += (count + 1) * 4)));
+    this.lengths = new Int32Array(count * 3);
+    new Uint8Array(this.lengths.buffer).set(body.subarray(at, (at += count * 12)));
+    const metaLengths = new Uint32Array(count);
+    new Uint8Array(metaLengths.buffer).set(body.subarray(at, (at += count * 4)));
     this.meta = body.subarray(at);
+    // Offsets are stored as lengths (they deflate to half the size) and summed here, in one
+    // plain loop over the records.
+    const lengths = this.lengths;
+    const starts = (this.starts = new Int32Array(count));
+    const metaStarts = (this.metaStarts = new Uint32Array(count + 1));
+    let text = 0;
+    let meta = 0;
+    for (let k = 0; k < count; k++) {
+      starts[k] = text;
+      metaStarts[k] = meta;
+      meta += metaLengths[k]!;
+      for (let i = 3 * k; i < 3 * k + 3; i++) if (lengths[i]! >= 0) text += lengths[i]! + 1;
+    }
+    metaStarts[count] = meta;
     this.entries = new Array(count);
   }
 
   /** Where record k's first part starts in the chunk's text. */
   start(k: number): number {
-    return this.ints[k * RECORD_INTS]!;
+    return this.starts[k]!;
   }
 
   /** The length of record k's part i (0 prompt, 1 command, 2 output), -1 when blank. */
   partLength(k: number, i: number): number {
-    return this.ints[k * RECORD_INTS + 1 + i]!;
+    return this.lengths[k * 3 + i]!;
   }
 
   /** The record whose parts hold text offset `at`: the last one starting at or before it. */
@@ -109,7 +125,7 @@ export class RecordList {
     let hi = this.count - 1;
     while (lo < hi) {
       const mid = (lo + hi + 1) >> 1;
-      if (this.ints[mid * RECORD_INTS]! <= at) lo = mid;
+      if (this.starts[mid]! <= at) lo = mid;
       else hi = mid - 1;
     }
     return lo;
@@ -127,38 +143,23 @@ export class RecordList {
   }
 }
 
-/** int32 per record in a stored list: the first part's offset and three part lengths. */
-const RECORD_INTS = 4;
-
 /**
- * The stored list's body: the record count (u32), per record its first part's offset in the
- * chunk's text and its part lengths (int32 ×4), the byte offset of each record's metadata (u32,
- * one more than there are records), then the metadata: per record the JSON of [index, time as
- * written, cwd, status letter, title]. Little-endian, as every platform sivtr runs on is (the
- * typed views read it in the platform's order).
+ * The stored list's body: the record count (u32), per record its part lengths (int32 ×3, -1:
+ * blank), per record the byte length of its metadata (u32), then the metadata: per record the
+ * JSON of [index, time as written, cwd, status letter, title]. Little-endian, as every platform
+ * sivtr runs on is (the typed views read it in the platform's order).
  */
 export function encodeRecords(records: RecordEntry[]): Buffer {
   const count = records.length;
   const metas = records.map((r) => Buffer.from(JSON.stringify([r[0], r[1], r[2], r[3], r[4]]), 'utf8'));
-  const ints = Buffer.alloc(4 + count * RECORD_INTS * 4 + (count + 1) * 4);
-  ints.writeUInt32LE(count, 0);
-  let at = 4;
-  let start = 0;
-  for (const r of records) {
-    ints.writeInt32LE(start, at);
-    for (let i = 0; i < 3; i++) {
-      const length = r[5 + i] as number;
-      ints.writeInt32LE(length, at + 4 + 4 * i);
-      if (length >= 0) start += length + 1;
-    }
-    at += RECORD_INTS * 4;
+  const head = Buffer.alloc(4 + count * 16);
+  head.writeUInt32LE(count, 0);
+  for (let k = 0; k < count; k++) {
+    const r = records[k]!;
+    for (let i = 0; i < 3; i++) head.writeInt32LE(r[5 + i] as number, 4 + 12 * k + 4 * i);
+    head.writeUInt32LE(metas[k]!.length, 4 + 12 * count + 4 * k);
   }
-  let metaAt = 0;
-  for (let k = 0; k <= count; k++) {
-    ints.writeUInt32LE(metaAt, at + 4 * k);
-    if (k < count) metaAt += metas[k]!.length;
-  }
-  return Buffer.concat([ints, ...metas]);
+  return Buffer.concat([head, ...metas]);
 }
 
 /** The stored list (one byte saying how: 0 as is, 1 deflated, 2 brotli, then the body of encodeRecords). */
