@@ -15,12 +15,15 @@ async function seqThenExit(env: Record<string, string> = {}): Promise<{ code: nu
   const tmp = tempDir('sivtr-shell-end-');
   try {
     // This PTY is the test's terminal, and it has the very race under test: were sivtr its session
-    // leader, its exit would discard what the test had not yet read. An sh that waits a little
-    // after sivtr ends holds it, so what is missing from the screen is what sivtr did not write.
-    const command = { file: '/bin/sh', args: ['-c', '"$@"; s=$?; sleep 3; exit $s', 'sh', process.execPath, BIN, 'shell', 'bash'] };
+    // leader, its exit would discard what the test had not yet read. An sh holds it after sivtr
+    // ends, until the test has read the line it prints then (and so everything before it), so what
+    // is missing from the screen is what sivtr did not write.
+    const command = { file: '/bin/sh', args: ['-c', '"$@"; s=$?; echo "sivtr-ended=$s"; read _; exit $s', 'sh', process.execPath, BIN, 'shell', 'bash'] };
     const s = new ShellSession({ kind: 'bash', home: tmp.path, mode: 'proxy', command, env });
     await s.ready();
     s.write(`seq 1 ${N}; echo the-end; exit 3\r`);
+    await s.waitFor((t) => t.includes('sivtr-ended='), 'sivtr shell to end', 150_000);
+    s.write('\n');
     const code = await s.ended();
     const dir = join(tmp.path, 'data', 'terminals');
     const [log] = readdirSync(dir).filter((n) => n.endsWith('.jsonl'));
