@@ -2,6 +2,7 @@
 // Ctrl-C, keystrokes and window sizes. What the caller was shown and what history keeps must both
 // be the command's whole output, exactly, whatever the reader's pace (docs/capture.md, "sivtr run").
 import { spawn, spawnSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -17,12 +18,21 @@ beforeEach(() => {
 afterEach(() => tmp.cleanup());
 
 type Ran = { code: number; stdout: Buffer; stderr: string };
+/** Once sivtr's stdout holds `when`, `file` is made: the command waits for it (see `held`) before it exits. */
+type Release = { when: string; file: string };
+
+/**
+ * `script`, then a wait (30 s at most) until `file` exists: run without the wrapper, the command
+ * leads the terminal's session, and what it prints last may be discarded at its exit before sivtr
+ * has read it (docs/capture.md). Held until the test has seen it, that end is not at stake.
+ */
+const held = (script: string, file: string): string => `${script}; i=0; while [ ! -e '${file}' ] && [ $i -lt 600 ]; do sleep 0.05; i=$((i+1)); done`;
 
 /**
  * `sivtr run ARGS` whose stdout nobody reads for `lateMs`: the pipe fills and sivtr's writes back
  * up, as with `sivtr run make | less` before the pager is looked at.
  */
-async function runWithLateReader(args: string[], opts: { lateMs?: number; input?: string; env?: NodeJS.ProcessEnv } = {}): Promise<Ran> {
+async function runWithLateReader(args: string[], opts: { lateMs?: number; input?: string; env?: NodeJS.ProcessEnv; release?: Release } = {}): Promise<Ran> {
   const child = spawn(process.execPath, [BIN, 'run', ...args], { env: opts.env ?? env, cwd: tmp.path, stdio: ['pipe', 'pipe', 'pipe'] });
   child.stdin.end(opts.input ?? '');
   const stderr: Buffer[] = [];
@@ -30,7 +40,10 @@ async function runWithLateReader(args: string[], opts: { lateMs?: number; input?
   const closed = new Promise<number>((done) => child.on('close', (code, signal) => done(code ?? (signal ? -1 : -2))));
   await delay(opts.lateMs ?? 1000);
   const stdout: Buffer[] = [];
-  child.stdout.on('data', (d: Buffer) => stdout.push(d));
+  child.stdout.on('data', (d: Buffer) => {
+    stdout.push(d);
+    if (opts.release && Buffer.concat(stdout).includes(opts.release.when)) writeFileSync(opts.release.file, '');
+  });
   const code = await closed;
   return { code, stdout: Buffer.concat(stdout), stderr: Buffer.concat(stderr).toString('utf8') };
 }
@@ -184,7 +197,8 @@ describe('sivtr run when the wrapper shell cannot host it', () => {
     ['is not a shell', '/bin/false'],
   ] as const) {
     it(`runs the command itself when the shell ${what}, once, and says so`, async () => {
-      const r = await runWithLateReader(['sh', '-c', 'read x; echo "got $x"; exit 5'], { input: 'line\n', lateMs: 0, env: { ...env, SIVTR_RUN_SHELL: shell } });
+      const file = join(tmp.path, 'seen');
+      const r = await runWithLateReader(['sh', '-c', `${held('read x; echo "got $x"', file)}; exit 5`], { input: 'line\n', lateMs: 0, env: { ...env, SIVTR_RUN_SHELL: shell }, release: { when: 'got line\r\n', file } });
       expect(r.code).toBe(5);
       expect(r.stdout.toString()).toContain('got line\r\n');
       expect(r.stdout.toString()).not.toContain('execvp');
@@ -196,7 +210,8 @@ describe('sivtr run when the wrapper shell cannot host it', () => {
   }
 
   it('SIVTR_RUN_SHELL= (empty) runs the command itself, quietly', async () => {
-    const r = await runWithLateReader(['sh', '-c', 'echo plain; exit 2'], { lateMs: 0, env: { ...env, SIVTR_RUN_SHELL: '' } });
+    const file = join(tmp.path, 'seen');
+    const r = await runWithLateReader(['sh', '-c', `${held('echo plain', file)}; exit 2`], { lateMs: 0, env: { ...env, SIVTR_RUN_SHELL: '' }, release: { when: 'plain\r\n', file } });
     expect(r).toMatchObject({ code: 2, stderr: '' });
     expect(r.stdout.toString()).toBe('plain\r\n');
   }, 30_000);
