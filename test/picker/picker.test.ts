@@ -36,14 +36,24 @@ const previewTop = (s: PtyScreen): string => {
   return lines[lines.findIndex((l) => l.startsWith('── ')) + 1] ?? '';
 };
 
-/** Runs `script` in sh inside a PTY and keeps the terminal's stty state before and after it. */
+/**
+ * Runs `script` in sh inside a PTY and keeps the terminal's stty state before and after it. The sh
+ * leads the PTY's session, and its exit would discard what the test had not read yet (the picker's
+ * last bytes, the main screen back): it waits for a line once it said SHELL-DONE, which
+ * `finished()` sends when the screen shows that, then waits for its end.
+ */
 function inShell(script: string, opts: { env?: NodeJS.ProcessEnv } = {}) {
   const n = ++runs;
   const dir = join(tmp.path, `sh${n}`);
   mkdirSync(dir);
-  const s = new PtyScreen('/bin/sh', ['-c', `stty -g > '${dir}/before'; ${script}; echo $? > '${dir}/code'; stty -g > '${dir}/after'; echo SHELL-DONE`], { env: opts.env ?? env });
+  const s = new PtyScreen('/bin/sh', ['-c', `stty -g > '${dir}/before'; ${script}; echo $? > '${dir}/code'; stty -g > '${dir}/after'; echo SHELL-DONE; read _`], { env: opts.env ?? env });
   const read = (f: string) => (existsSync(join(dir, f)) ? readFileSync(join(dir, f), 'utf8').trim() : '');
-  return { s, dir, code: () => Number(read('code')), stty: () => ({ before: read('before'), after: read('after') }), read };
+  const finished = async (): Promise<void> => {
+    await s.untilText('SHELL-DONE');
+    s.write('\n');
+    await s.wait();
+  };
+  return { s, dir, finished, code: () => Number(read('code')), stty: () => ({ before: read('before'), after: read('after') }), read };
 }
 const cli = `'${process.execPath}' '${BIN}'`;
 
@@ -247,7 +257,7 @@ describe('what Enter does from each command', () => {
     await sh.s.type('seq', '1/4');
     await sh.s.type(KEY.tab + KEY.tab, '[output]');
     sh.s.write(KEY.enter);
-    await sh.s.untilText('SHELL-DONE');
+    await sh.finished();
     expect(sh.code()).toBe(0);
     expect(readFileSync(join(tmp.path, 'printed.txt'), 'utf8')).toBe('1\n2\n3\n4\n5\n6\n7\n8\n9\n10\n');
     expect(sh.stty().after).toBe(sh.stty().before);
@@ -283,7 +293,7 @@ describe('what Enter does from each command', () => {
     await sh.s.untilText('Enter show');
     await sh.s.type('make', '1/4');
     sh.s.write(KEY.enter);
-    await sh.s.untilText('SHELL-DONE');
+    await sh.finished();
     expect(sh.code()).toBe(0);
     expect(readFileSync(join(tmp.path, 'shown.txt'), 'utf8')).toBe('me@box:~$ make\nerror: missing target\nmake: *** [all] Error 2\n');
   });
@@ -295,7 +305,7 @@ describe('what Enter does from each command', () => {
     await sh.s.type(KEY.down + KEY.down + KEY.down, '── terminal/t/1');
     await sh.s.type(KEY.enter, '── diff terminal/t/1 → terminal/t/4');
     sh.s.write(KEY.enter);
-    await sh.s.untilText('SHELL-DONE');
+    await sh.finished();
     expect(sh.code()).toBe(0);
     const diff = readFileSync(join(tmp.path, 'diff.txt'), 'utf8');
     expect(diff).toMatch(/^--- terminal\/t\/1 block\n\+\+\+ terminal\/t\/4 block\n@@/);
@@ -312,7 +322,7 @@ describe('every way out gives the terminal back', () => {
       expect(sh.s.onAltScreen()).toBe(true);
       expect(sh.s.term.modes.wraparoundMode).toBe(false); // a row measured too narrow is cut, not wrapped into the next
       sh.s.write(keys);
-      await sh.s.untilText('SHELL-DONE');
+      await sh.finished();
       expect(sh.code()).toBe(code);
       expect(sh.s.onAltScreen()).toBe(false);
       expect(sh.s.term.modes.wraparoundMode).toBe(true);
@@ -326,7 +336,7 @@ describe('every way out gives the terminal back', () => {
     const sh = inShell(`${cli} pick & echo $! > '${tmp.path}/pid'; wait $!`);
     await sh.s.untilText('Enter copy');
     process.kill(Number(readFileSync(join(tmp.path, 'pid'), 'utf8')), 'SIGTERM');
-    await sh.s.untilText('SHELL-DONE');
+    await sh.finished();
     expect(sh.code()).toBe(143);
     expect(sh.s.onAltScreen()).toBe(false);
     expect(sh.s.term.modes.wraparoundMode).toBe(true);
@@ -340,7 +350,7 @@ describe('every way out gives the terminal back', () => {
       // Tab: a key only Ink's screen answers (the main bundle leaves it for Ink however early it
       // comes), so the fault is injected inside React and its event handling.
       sh.s.write(KEY.tab);
-      await sh.s.untilText('SHELL-DONE');
+      await sh.finished();
       expect(sh.code()).toBe(1);
       expect(sh.s.onAltScreen()).toBe(false);
       expect(sh.s.term.modes.wraparoundMode).toBe(true);
