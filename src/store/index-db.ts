@@ -17,7 +17,7 @@ import type { Statement } from 'better-sqlite3';
 import { KeySet, keyToken } from './grams.js';
 import { decodeRecords, encodeRecords, MAX_RECORDS, RECORD_KINDS, recordEntry, recordsFirstUnit, type RecordEntry, type RecordList } from './record-chunks.js';
 import type { SessionChange, Unit } from '../memory/types.js';
-import type { LeadPostings } from './lead-postings.js';
+import { LeadPostings } from './lead-postings.js';
 import type { BrotliOptions } from 'node:zlib';
 
 const brotliCompressAsync = promisify(brotliCompress) as (data: Buffer, opts: BrotliOptions) => Promise<Buffer>;
@@ -519,8 +519,8 @@ export type ReplacePlan = { start: number; written: number; kept: number };
 export type CachedLead = { chunk: number; session: number; firstUnit: number; dir: PartDir[]; text: string; lower: string };
 
 /**
- * `leadOf`: a chunk's lead, by its place in `leads`. `postings`: built by the first search that
- * reads many leads (lead-postings.ts), dropped with the cache.
+ * `leadOf`: a chunk's lead, by its place in `leads`. `postings`: the leads' words
+ * (lead-postings.ts), built with the cache when it is read whole, kept up to date with it after.
  */
 export type LeadCache = { leads: CachedLead[]; leadOf: Map<number, number>; sourceOf: Map<number, string>; chars: number; postings?: LeadPostings };
 
@@ -823,7 +823,9 @@ export class IndexDb {
       if (chars > MAX_CACHED_LEAD_CHARS) return undefined;
       leads.push({ chunk, session, firstUnit, dir: decodeLeadDir(dir), text, lower: text.toLowerCase() });
     }
-    return this.leadCacheOf(leads, chars);
+    const cache = this.leadCacheOf(leads, chars);
+    cache.postings = LeadPostings.build(leads);
+    return cache;
   }
 
   /** `kept` brought up to date: the leads of deleted chunks dropped, those of chunks from `from` on read. */
@@ -847,12 +849,10 @@ export class IndexDb {
     }
     for (const l of added) leads.push(l);
     const cache = this.leadCacheOf(leads, chars);
-    const postings = kept.postings;
-    if (postings) {
-      for (const chunk of gone) postings.remove(chunk);
-      for (const l of added) postings.add(l);
-      if (!postings.worthRebuilding) cache.postings = postings;
-    }
+    const postings = kept.postings ?? LeadPostings.build([]);
+    for (const chunk of gone) postings.remove(chunk);
+    for (const l of added) postings.add(l);
+    cache.postings = postings.worthRebuilding ? LeadPostings.build(leads) : postings;
     return cache;
   }
 

@@ -13,7 +13,6 @@ import { decodeChunkText, decodeLeadDir, decodeRecordChunk, isLeadKind, LEAD_WEI
 import { hasTerms, queryTerms, snippet, type QueryTerms } from './query.js';
 import { PART_WEIGHT, type StatusName } from './docs.js';
 import { termKeys } from './grams.js';
-import { LeadPostings } from './lead-postings.js';
 import { chunkOfRecord, decodeRecords, isRecordUnit, RECORD_KINDS, recordMeta, type RecordList } from './record-chunks.js';
 
 export type SearchField = 'content' | 'command' | 'output' | 'input' | 'title';
@@ -345,8 +344,8 @@ class TermScan {
 
   /**
    * readLead from the leads a long-lived process keeps: the terms' lead parts come from the
-   * postings (lead-postings.ts) rather than a walk over every lead's text; a term no key
-   * narrows (one character, two ASCII ones) is still walked for. Leads are taken in the order
+   * postings of the leads' words (lead-postings.ts) rather than a walk over every lead's text;
+   * a term holding a character no word holds is still walked for. Leads are taken in the order
    * the walk takes them, so the units are met in the same order.
    */
   private readCachedLeads(cache: LeadCache, chunkIds: number[] | undefined): void {
@@ -362,10 +361,6 @@ class TermScan {
     };
     if (chunkIds) for (const id of chunkIds) pick(cache.leadOf.get(id));
     else for (let li = 0; li < cache.leads.length; li++) pick(li);
-    // Building the postings costs about as much as walking every lead a few dozen times: a read
-    // of a few leads (a specific word's) walks them; the first read of a quarter of them or more
-    // (common words') builds them, and they are kept up to date from then on (index-db.ts).
-    if (!cache.postings && order.length * 4 >= cache.leads.length) cache.postings = LeadPostings.build(cache.leads);
     const counts = cache.postings?.termCounts(this.lowered, this.kinds, wanted, MAX_TF);
     for (const li of order) {
       const l = cache.leads[li]!;
