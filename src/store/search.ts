@@ -244,14 +244,14 @@ const B = 0.75;
  * (a flag per term), its best weighted BM25 (lower is better) and the part that earned it. Ties go
  * to the first part, so the answer never depends on row order.
  */
-type UnitMatch = { found: Uint8Array; score: number; part: number; together: boolean };
+type UnitMatch = { found: number[]; score: number; part: number; together: boolean };
 
 /**
  * What reading a unit's text found: the terms it holds (`found`, `held` of them) and its parts
  * that hold any. `full` is false while only its chunk's lead (see index-db.ts) was read: the
  * parts are then its lead parts alone.
  */
-type UnitScan = { uid: number; found: Uint8Array; held: number; leadFound: Uint8Array; leadHeld: number; parts: Matched[]; chunk: number; full: boolean };
+type UnitScan = { uid: number; found: number[]; held: number; leadFound: number[]; leadHeld: number; parts: Matched[]; chunk: number; full: boolean };
 
 /** Decoded chunks kept for showing the hits (each up to ~64 K characters): a common word matches thousands. */
 const MAX_KEPT_CHUNKS = 64;
@@ -442,7 +442,8 @@ class TermScan {
       const uid = firstUnit + d[0];
       let unit = this.units.get(uid);
       if (!unit) {
-        this.units.set(uid, (unit = { uid, found: new Uint8Array(terms), held: 0, leadFound: new Uint8Array(terms), leadHeld: 0, parts: [], chunk, full }));
+        // Flags in plain arrays: a warm search of common words makes thousands, and a typed array costs several times as much to make.
+        this.units.set(uid, (unit = { uid, found: new Array<number>(terms).fill(0), held: 0, leadFound: new Array<number>(terms).fill(0), leadHeld: 0, parts: [], chunk, full }));
         uids.push(uid);
       }
       const weight = PART_WEIGHT[d[2]] ?? 1;
