@@ -3,6 +3,7 @@
 // One place, so the three views always agree; every fact comes from the shared definitions
 // (failure.ts, shell-calls.ts, file-ledger.ts, the provider's usage and end records).
 import type { TokenUsage, TurnEnd } from '../agents/types.js';
+import { sumUsage } from '../agents/usage.js';
 import { failedParts } from './failure.js';
 import { fileCounts, fileLedger } from './file-ledger.js';
 import { shellCallOf } from './shell-calls.js';
@@ -35,34 +36,25 @@ export function filesOf(units: readonly Unit[]): { files: number; writes: number
   return fileCounts(fileLedger(units));
 }
 
-export function tokensOf(parts: readonly Part[]): Tokens | undefined {
-  let seen = false;
-  const sum: Required<Tokens> = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 };
-  const present = new Set<keyof Tokens>();
-  for (const part of parts) {
-    const usage = part.usage;
-    if (!usage) continue;
-    seen = true;
-    for (const key of ['input', 'output', 'cacheRead', 'cacheWrite'] as const) {
-      const v = usage[key];
-      if (typeof v === 'number') {
-        sum[key] += v;
-        present.add(key);
-      }
-    }
-  }
-  if (!seen) return undefined;
+const TOKEN_COUNTS = ['input', 'output', 'cacheRead', 'cacheWrite'] as const;
+
+/** The counts of a usage that Tokens reports (reasoning is part of output where an agent counts it). */
+function tokensIn(usage: TokenUsage | undefined): Tokens | undefined {
+  if (!usage) return undefined;
   const out: Tokens = {};
-  for (const key of present) out[key] = sum[key];
+  for (const key of TOKEN_COUNTS) if (usage[key] !== undefined) out[key] = usage[key];
   return out;
 }
 
+/** A unit's tokens: its parts' usages summed by the one rule of src/agents/usage.ts. */
+export function tokensOf(parts: readonly Part[]): Tokens | undefined {
+  let sum: TokenUsage | undefined;
+  for (const part of parts) if (part.usage) sum = sumUsage(sum, part.usage);
+  return tokensIn(sum);
+}
+
 export function addTokens(a: Tokens | undefined, b: Tokens | undefined): Tokens | undefined {
-  if (!a) return b;
-  if (!b) return a;
-  const out: Tokens = { ...a };
-  for (const key of ['input', 'output', 'cacheRead', 'cacheWrite'] as const) if (b[key] !== undefined) out[key] = (out[key] ?? 0) + b[key]!;
-  return out;
+  return tokensIn(sumUsage(a, b));
 }
 
 const timeMs = (iso: string | undefined): number | undefined => {
