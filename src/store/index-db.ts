@@ -7,7 +7,6 @@
 // memory for `--no-index` and read-only data dirs, so both paths run the very same code over the
 // very same rows.
 import { promisify } from 'node:util';
-import { brotliCompress, brotliCompressSync, brotliDecompressSync, constants as zlibConstants, inflateRawSync } from 'node:zlib';
 import { existsSync, rmSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { warn } from '../errors.js';
@@ -19,8 +18,10 @@ import { decodeRecords, encodeRecords, MAX_RECORDS, RECORD_KINDS, recordEntry, r
 import type { SessionChange, Unit } from '../memory/types.js';
 import { LeadPostings } from './lead-postings.js';
 import type { BrotliOptions } from 'node:zlib';
+import { zlib } from './lazy-zlib.js';
 
-const brotliCompressAsync = promisify(brotliCompress) as (data: Buffer, opts: BrotliOptions) => Promise<Buffer>;
+let compressAsync: ((data: Buffer, opts: BrotliOptions) => Promise<Buffer>) | undefined;
+const brotliCompressAsync = (data: Buffer, opts: BrotliOptions): Promise<Buffer> => (compressAsync ??= promisify(zlib().brotliCompress) as typeof brotliCompressAsync)(data, opts);
 import { isCorruptionError, isUnwritableError, openDb, openMemoryDb, type Db } from '../session/sqlite.js';
 
 /** Bump when what is stored per unit changes: the index is then rebuilt from the sources. */
@@ -174,7 +175,7 @@ const BROTLI = Buffer.of(2);
 /** A stored blob's bytes (its first byte says how it is stored: 0 as is, 1 deflated, 2 brotli). */
 export function unpack(data: Buffer): Buffer {
   const body = data.subarray(1);
-  return data[0] === 2 ? brotliDecompressSync(body) : data[0] === 1 ? inflateRawSync(body) : body;
+  return data[0] === 2 ? zlib().brotliDecompressSync(body) : data[0] === 1 ? zlib().inflateRawSync(body) : body;
 }
 
 const decode = (data: Buffer): string => unpack(data).toString('utf8');
@@ -184,9 +185,9 @@ const decode = (data: Buffer): string => unpack(data).toString('utf8');
  * as fast to read back (measured on the bench corpus's chunks: 120 against 202 ms for 20 MB,
  * inflated in 78 against 79 ms). The size hint spares it sizing its window for a larger input.
  */
-const brotliOptions = (body: Buffer): BrotliOptions => ({ params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 1, [zlibConstants.BROTLI_PARAM_SIZE_HINT]: body.length } });
+const brotliOptions = (body: Buffer): BrotliOptions => ({ params: { [zlib().constants.BROTLI_PARAM_QUALITY]: 1, [zlib().constants.BROTLI_PARAM_SIZE_HINT]: body.length } });
 
-const compressSync = (body: Buffer): Buffer => Buffer.concat([BROTLI, brotliCompressSync(body, brotliOptions(body))]);
+const compressSync = (body: Buffer): Buffer => Buffer.concat([BROTLI, zlib().brotliCompressSync(body, brotliOptions(body))]);
 
 /**
  * How a session's chunk texts are stored. The memory index never compresses. The file index

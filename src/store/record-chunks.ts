@@ -4,7 +4,7 @@
 // build writes one row per chunk instead of one per record, and search reads a record's time,
 // status, cwd and title from its chunk (docs/formats.md, "index.db"). Agent turns keep their
 // unit rows: a grown transcript rewrites only the turns that changed, which needs their digests.
-import { brotliDecompressSync, inflateRawSync } from 'node:zlib';
+import { zlib } from './lazy-zlib.js';
 import { findSource } from '../memory/sources.js';
 import type { Unit } from '../memory/types.js';
 import { epochMs, keptText, statusOf, type StatusName } from './docs.js';
@@ -165,5 +165,5 @@ export function encodeRecords(records: RecordEntry[]): Buffer {
 /** The stored list (one byte saying how: 0 as is, 1 deflated, 2 brotli, then the body of encodeRecords). */
 export function decodeRecords(blob: Buffer): RecordList {
   const body = blob.subarray(1);
-  return new RecordList(blob[0] === 2 ? brotliDecompressSync(body) : blob[0] === 1 ? inflateRawSync(body) : body);
+  return new RecordList(blob[0] === 2 ? zlib().brotliDecompressSync(body) : blob[0] === 1 ? zlib().inflateRawSync(body) : body);
 }
