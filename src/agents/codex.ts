@@ -4,7 +4,7 @@
 import { basename, join, normalize } from 'node:path';
 import { warn } from '../errors.js';
 import { childPath } from '../files.js';
-import { firstLine, jsonlLines, newJsonlStats, parseJsonlLine, readJsonlSync, readRange, tailRecords, textLines, type JsonlStats } from '../session/jsonl.js';
+import { firstLine, jsonlLinesSync, newJsonlStats, parseJsonlLine, readJsonlSync, readRange, tailRecords, textLines, type JsonlStats } from '../session/jsonl.js';
 import { withDecompressed, zstdHead } from './zstd.js';
 import { columnsOf, openReadOnly } from './sqlite.js';
 import {
@@ -453,7 +453,10 @@ async function readInto(reader: CodexReader, path: string, stats: JsonlStats, st
   // The ordinal is preferred: it survives a rewrite of the parent file (a byte offset does not).
   const byteLimit = stop?.endOrdinal === undefined ? stop?.endByte : undefined;
   let n = 0;
-  for await (const { line, terminated, end } of jsonlLines(path)) {
+  // Read synchronously: a stream's reads wait on libuv's thread pool, shared by every thread of
+  // the process, where the index compresses its chunks (an index build's helper thread read
+  // Codex rollouts behind the main thread's compressing and sat idle).
+  for (const { line, terminated, end } of jsonlLinesSync(path)) {
     n++;
     if (byteLimit !== undefined && end > byteLimit) break;
     const value = parseJsonlLine(line, stats, !terminated);
