@@ -7,6 +7,12 @@
 // the main thread sends, and gives back each session it is asked for as the main thread would
 // have made it, packed and ready to be written. Anything it cannot do — a session it does not
 // list, an error, the thread gone — the main thread does itself.
+// The thread can be started before the main thread has planned (a cold build starts it at once,
+// so its start-up overlaps the listing) and is told what to plan once that is known. Both threads
+// take sessions from the front of one queue: each session handed to the helper has a claim in
+// memory both threads share, and whichever thread claims it first reads it — the main thread takes
+// back a session the helper has not started when it needs that one next or has nothing else to
+// do, so neither thread waits while the other holds work.
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -22,17 +28,32 @@ import { storesRecords } from './record-chunks.js';
 /** What the helper needs to plan a source as the main thread did. */
 export type HelperSource = { name: string; previous: string; marks: [string, SessionMark][] };
 
-type HelperInit = { env: NodeJS.ProcessEnv; persistent: boolean; rules?: CaptureRulesData; sources: HelperSource[] };
+/** What the helper is told once the main thread has planned. */
+export type HelperPlan = { persistent: boolean; rules?: CaptureRulesData; sources: HelperSource[] };
+
+type HelperStart = { env: NodeJS.ProcessEnv; claims: SharedArrayBuffer };
 
 type Job = { seq: number; source: string; id: string };
+type Request = ({ type: 'plan' } & HelperPlan) | ({ type: 'read' } & Job);
 
 /** A session as the helper read it: `docs` and `packed` (every unit, from the first) when it was read. */
 export type HelperResult = { change: SessionChange; docs?: UnitDoc[]; packed?: PackedChunk[] };
 
 type Reply = { type: 'ready' } | { type: 'done'; seq: number; result: HelperResult } | { type: 'missing'; seq: number };
 
-/** Sessions handed to the helper at once: one being read, one waiting, so it never idles between two. */
-const IN_FLIGHT = 2;
+/**
+ * Sessions handed to the helper at most: enough that it reads on while the main thread writes a
+ * batch (a few hundred ms), and the main thread takes back what the helper has not started.
+ */
+const IN_FLIGHT = 48;
+
+/**
+ * Claims, one per job at its number modulo CLAIMS: the job's number while it is open, its
+ * negation once the helper took it, 0 once the main thread took it back. A job taken back may
+ * still wait in the helper's queue when its place is given to a later job: the number tells them
+ * apart.
+ */
+const CLAIMS = 1024;
 
 const WORKER_KEY = 'sivtrIndexHelper';
 
@@ -45,10 +66,14 @@ export class SyncHelper {
   private ready = false;
   private dead = false;
   private seq = 0;
+  private planned = false;
   private readonly jobs = new Map<number, (result: HelperResult | undefined) => void>();
   private wake: (() => void) | undefined;
 
-  private constructor(private readonly worker: Worker) {
+  private constructor(
+    private readonly worker: Worker,
+    private readonly claims: Int32Array,
+  ) {
     worker.on('message', (m: Reply) => {
       if (m.type === 'ready') this.ready = true;
       else this.settle(m.seq, m.type === 'done' ? m.result : undefined);
@@ -58,17 +83,29 @@ export class SyncHelper {
     worker.on('exit', () => this.fail());
   }
 
-  /** A started helper, or undefined where none can run (from the TypeScript sources there is no bundle). */
-  static start(init: HelperInit): SyncHelper | undefined {
+  /**
+   * A started helper, or undefined where none can run (from the TypeScript sources there is no
+   * bundle). It loads its code and waits for `plan`.
+   */
+  static start(env: NodeJS.ProcessEnv): SyncHelper | undefined {
     const entry = join(dirname(fileURLToPath(import.meta.url)), 'index-worker.cjs');
     if (!existsSync(entry)) return undefined;
     try {
-      const worker = new (workerThreads().Worker)(entry, { workerData: { [WORKER_KEY]: init }, env: init.env, stdout: false, stderr: false });
+      const claims = new SharedArrayBuffer(CLAIMS * 4);
+      const workerData: Record<string, HelperStart> = { [WORKER_KEY]: { env, claims } };
+      const worker = new (workerThreads().Worker)(entry, { workerData, env, stdout: false, stderr: false });
       worker.unref();
-      return new SyncHelper(worker);
+      return new SyncHelper(worker, new Int32Array(claims));
     } catch {
       return undefined;
     }
+  }
+
+  /** Tells the helper what to plan (once). */
+  plan(plan: HelperPlan): void {
+    if (this.planned || this.dead) return;
+    this.planned = true;
+    this.worker.postMessage({ type: 'plan', ...plan } satisfies Request);
   }
 
   /** True when the helper has planned its sources and has room for another session. */
@@ -76,21 +113,34 @@ export class SyncHelper {
     return this.ready && !this.dead && this.jobs.size < IN_FLIGHT;
   }
 
+
   get working(): boolean {
     return !this.dead && this.jobs.size > 0;
   }
 
-  /** The helper's reading of one session; undefined means: read it yourself. */
-  read(source: string, id: string): Promise<HelperResult | undefined> {
-    if (this.dead) return Promise.resolve(undefined);
+  /** The helper's reading of one session (`seq` names it for `takeBack`); undefined means: read it yourself. */
+  read(source: string, id: string): { seq: number; result: Promise<HelperResult | undefined> } {
     const seq = ++this.seq;
-    const job: Job = { seq, source, id };
+    if (this.dead) return { seq, result: Promise.resolve(undefined) };
     // An unref'd thread does not keep the process alive: while the main thread waits for it, it must.
     if (this.jobs.size === 0) this.worker.ref();
-    return new Promise((done) => {
+    Atomics.store(this.claims, seq % CLAIMS, seq);
+    const result = new Promise<HelperResult | undefined>((done) => {
       this.jobs.set(seq, done);
-      this.worker.postMessage(job);
+      this.worker.postMessage({ type: 'read', seq, source, id } satisfies Request);
     });
+    return { seq, result };
+  }
+
+  /**
+   * Takes a session back from the helper if it has not started reading it: true means its
+   * reading resolved to undefined (read it yourself) and the helper will pass it by.
+   */
+  takeBack(seq: number): boolean {
+    if (!this.jobs.has(seq)) return false;
+    if (Atomics.compareExchange(this.claims, seq % CLAIMS, seq, 0) !== seq) return false;
+    this.settle(seq, undefined);
+    return true;
   }
 
   /** Resolves once the helper has planned its sources and can take sessions, or is gone. */
@@ -145,12 +195,61 @@ export class SyncHelper {
   }
 }
 
-/** The helper's side: plan the sources, then read each session asked for. */
-export async function serveSyncHelper(): Promise<void> {
+/** The helper's side: wait to be told what to plan, plan it, then read each session asked for that it claims first. */
+export function serveSyncHelper(): void {
   const { isMainThread, parentPort, workerData } = workerThreads();
-  const init = (workerData as Record<string, HelperInit> | undefined)?.[WORKER_KEY];
-  if (isMainThread || !parentPort || !init) return;
+  const start = (workerData as Record<string, HelperStart> | undefined)?.[WORKER_KEY];
+  if (isMainThread || !parentPort || !start) return;
   const port = parentPort;
+  const claims = new Int32Array(start.claims);
+  const env = start.env;
+  // SIVTR_INDEX_HELPER_FAULT=exit-after-N: the thread dies right after its Nth answer, so tests
+  // prove the main thread reads what the helper was given and never gave back. (Dying when the
+  // job after the Nth arrived lost the Nth answer whenever that job came while it was read.)
+  const fault = /^exit-after-(\d+)$/.exec(env.SIVTR_INDEX_HELPER_FAULT ?? '');
+  const lastAnswer = fault ? Number(fault[1]) : Infinity;
+  let answered = 0;
+  const answer = (reply: Reply): void => {
+    if (answered >= lastAnswer) return;
+    port.postMessage(reply);
+    if (++answered >= lastAnswer) process.exit(1);
+  };
+  // One session at a time, in the order they were handed over: a session is claimed only when
+  // its reading starts, so the main thread can take back every one still waiting.
+  const waiting: Job[] = [];
+  let sessions: Map<string, Map<string, () => Promise<SessionChange>>> | undefined;
+  let plan: HelperPlan | undefined;
+  let busy = false;
+  const work = async (): Promise<void> => {
+    if (busy || !sessions || !plan) return;
+    busy = true;
+    try {
+      for (let job = waiting.shift(); job !== undefined && answered < lastAnswer; job = waiting.shift()) {
+        if (Atomics.compareExchange(claims, job.seq % CLAIMS, job.seq, -job.seq) !== job.seq) continue; // taken back
+        const seq = job.seq;
+        const result = await readOne(plan, sessions, job).catch(() => undefined);
+        answer(result ? { type: 'done', seq, result } : { type: 'missing', seq });
+      }
+    } finally {
+      busy = false;
+    }
+  };
+  port.on('message', (request: Request) => {
+    if (request.type === 'read') {
+      waiting.push(request);
+      void work();
+    } else if (!plan) {
+      plan = request;
+      void planSources(env, request).then((planned) => {
+        sessions = planned;
+        port.postMessage({ type: 'ready' } satisfies Reply);
+        void work();
+      });
+    }
+  });
+}
+
+async function planSources(env: NodeJS.ProcessEnv, init: HelperPlan): Promise<Map<string, Map<string, () => Promise<SessionChange>>>> {
   if (init.rules) useCaptureRules(init.rules);
   const sessions = new Map<string, Map<string, () => Promise<SessionChange>>>();
   // The main thread listed these sources already and said what listing them warned about.
@@ -162,7 +261,7 @@ export async function serveSyncHelper(): Promise<void> {
       if (!source) continue;
       const byKey = new Map(marks);
       try {
-        const plan = await source.index.plan({ env: init.env, persistent: init.persistent, previous, mark: (key) => byKey.get(key) });
+        const plan = await source.index.plan({ env, persistent: init.persistent, previous, mark: (key) => byKey.get(key) });
         sessions.set(name, new Map(plan.sessions.map((s) => [s.id, s.update])));
       } catch {
         // Not listed here: the main thread reads this source's sessions itself.
@@ -171,28 +270,10 @@ export async function serveSyncHelper(): Promise<void> {
   } finally {
     process.stderr.write = write;
   }
-  // SIVTR_INDEX_HELPER_FAULT=exit-after-N: the thread dies right after its Nth answer, so tests
-  // prove the main thread reads what the helper was given and never gave back. (Dying when the
-  // job after the Nth arrived lost the Nth answer whenever that job came while it was read.)
-  const fault = /^exit-after-(\d+)$/.exec(init.env.SIVTR_INDEX_HELPER_FAULT ?? '');
-  const lastAnswer = fault ? Number(fault[1]) : Infinity;
-  let answered = 0;
-  const answer = (reply: Reply): void => {
-    if (answered >= lastAnswer) return;
-    port.postMessage(reply);
-    if (++answered >= lastAnswer) process.exit(1);
-  };
-  port.on('message', (job: Job) => {
-    if (answered >= lastAnswer) return;
-    void readOne(init, sessions, job).then(
-      (result) => answer(result ? { type: 'done', seq: job.seq, result } : { type: 'missing', seq: job.seq }),
-      () => answer({ type: 'missing', seq: job.seq }),
-    );
-  });
-  port.postMessage({ type: 'ready' } satisfies Reply);
+  return sessions;
 }
 
-async function readOne(init: HelperInit, sessions: Map<string, Map<string, () => Promise<SessionChange>>>, job: Job): Promise<HelperResult | undefined> {
+async function readOne(init: HelperPlan, sessions: Map<string, Map<string, () => Promise<SessionChange>>>, job: Job): Promise<HelperResult | undefined> {
   const update = sessions.get(job.source)?.get(job.id);
   if (!update) return undefined;
   let change: SessionChange;

@@ -204,59 +204,106 @@ function removeMissing(index: IndexDb, source: string, present: Set<string>, sta
 type SourcePlan = { source: Source; plan: IndexPlan; previous: string; marks: Map<string, SessionMark> };
 
 /** A session's turn to be written: what reading it gave, once it has been read (here or by the helper). */
-type Slot = { outcome?: { change: SessionChange; helped?: HelperResult }; settled: boolean; wait?: Promise<void> };
+type Slot = { outcome?: { change: SessionChange; helped?: HelperResult }; settled: boolean; wait?: Promise<void>; seq?: number; bytes?: number };
 
-/** Sessions read here ahead of one the helper is still reading, at most. */
+/** The bytes of a session's chunks as the helper packed them. */
+const packedBytes = (helped: HelperResult): number => (helped.packed ?? []).reduce((n, c) => n + (c.data as Uint8Array).byteLength + (c.records?.byteLength ?? 0) + (c.lead?.text.length ?? 0), 0);
+
+/** Sessions read here ahead of the one to be written next, at most (their units are large). */
 const MAX_AHEAD = 32;
 
 /**
- * Starts the helper thread once a build has run 300 ms with sessions still to read: a search
- * that finds little to do never pays for a thread. Measured here (instructions, callgrind): on
+ * Sessions given to the helper ahead of the one to be written next, at most, and the bytes of
+ * what it gave back for them meanwhile: it reads on while the main thread writes a batch, and
+ * what it gives back is packed, far smaller than units.
+ */
+const HELPER_AHEAD = 256;
+const HELPER_AHEAD_BYTES = 64 * 1024 * 1024;
+
+/** A first build that has listed this many sessions starts the helper thread before listing the rest. */
+const EARLY_SESSIONS = 32;
+
+/**
+ * Starts the helper thread once a build has run 300 ms (from the start of its listing) with
+ * sessions still to read: a search that finds little to do never pays for a thread. Measured
+ * here (instructions, callgrind): on
  * 100 agent sessions (105 MB) and 10,000 terminal records the helper takes the main thread from
  * 7.8 G to 4.7 G (it runs 4.4 G itself); on the 10,000 records alone it saves the main thread 10%
  * and costs the process 35% more, its own start and listing being most of a build that small.
  * A second thread only helps when a core is free: on a machine busy with other work it adds its
  * start, its listing and its share of compiling to what the cores must do (measured here with
- * two cores and a load of 5: slower). So the helper starts only if, over those 300 ms, the
+ * two cores and a load of 5: slower). So the helper is used only if, over those 300 ms, the
  * cores other than ours were at least half a core idle (read from /proc/stat; where there is
- * none, it starts). SIVTR_INDEX_HELPER_AFTER_MS lets tests start it at once (0, whatever the
- * load) or never (`off`). Started so, the main thread waits until it is ready before reading on:
- * on a busy machine the thread could otherwise be ready only once every session was read, and a
- * test of the helper would then test nothing.
+ * none, it is). An index that holds nothing yet (a first build, which reads every source) starts
+ * the thread as soon as the listing has found EARLY_SESSIONS sessions, so that loading and
+ * compiling its code (a few hundred ms) overlaps the rest of the listing; it is told what to read
+ * only once the 300 ms rule allows, and ended unused otherwise. SIVTR_INDEX_HELPER_AFTER_MS lets tests start it at once
+ * (0, whatever the load) or never (`off`). Started so, the main thread waits until it is ready
+ * before reading on: on a busy machine the thread could otherwise be ready only once every
+ * session was read, and a test of the helper would then test nothing; and it takes back no
+ * session it gave the helper unless SIVTR_INDEX_HELPER_TAKE_BACK=1, so that what the helper read
+ * does not depend on how fast each thread ran.
  */
 class HelperControl {
   private helper: SyncHelper | undefined;
   private tried = false;
-  private readonly started = Date.now();
+  private started = 0;
   private readonly afterMs: number;
   readonly forced: boolean;
-  private readonly cpuAtStart: CpuTimes | undefined;
+  /** The main thread may take back a session given to the helper that it has not started. */
+  readonly takesBack: boolean;
+  private cpuAtStart: CpuTimes | undefined;
+  private plans: SourcePlan[] = [];
+  private enabled = false;
 
   constructor(
     private readonly env: NodeJS.ProcessEnv,
     private readonly persistent: boolean,
-    private readonly plans: SourcePlan[],
-    enabled: boolean,
+    allowed: boolean,
   ) {
     const setting = process.env.SIVTR_INDEX_HELPER_AFTER_MS;
     this.forced = setting !== undefined && setting !== 'off';
-    this.afterMs = !enabled || setting === 'off' ? Infinity : Number(setting ?? 300) || 0;
-    // A search with nothing to read (the common case) does not even read /proc/stat.
-    this.cpuAtStart = this.afterMs === Infinity || this.forced ? undefined : cpuTimes();
+    this.takesBack = !this.forced || process.env.SIVTR_INDEX_HELPER_TAKE_BACK === '1';
+    this.afterMs = !allowed || setting === 'off' ? Infinity : Number(setting ?? 300) || 0;
   }
 
-  /** The helper, started now if it is time; undefined when there is none. */
+  /** The listing starts (called only when some source is to be listed: a search with nothing new never reads /proc/stat). */
+  listing(): void {
+    if (this.started !== 0 || this.afterMs === Infinity) return;
+    this.started = Date.now();
+    if (!this.forced) this.cpuAtStart = cpuTimes();
+  }
+
+  /** A source is listed, `sessions` found so far: a first build large enough starts the thread now. */
+  listedSome(emptyIndex: boolean, sessions: number): void {
+    if (this.helper || this.forced || this.afterMs === Infinity || !emptyIndex || !this.persistent || sessions < EARLY_SESSIONS || availableParallelism() < 2) return;
+    this.helper = SyncHelper.start(this.env);
+  }
+
+  /** Everything to read is known: the helper may read these plans' sessions. */
+  listed(plans: SourcePlan[], sessions: number): void {
+    this.plans = plans;
+    this.enabled = this.afterMs !== Infinity && sessions >= 2;
+    if (!this.enabled) this.stop();
+  }
+
+  /** The helper, told what to read now if it is time; undefined when there is none. */
   get(from: SourcePlan, remaining: number): SyncHelper | undefined {
-    if (this.tried || remaining < 2 || Date.now() - this.started < this.afterMs) return this.helper;
+    if (this.tried || !this.enabled || remaining < 2 || Date.now() - this.started < this.afterMs) return this.tried ? this.helper : undefined;
     this.tried = true;
-    if (!this.forced && !coreFree(this.cpuAtStart, cpuTimes())) return undefined;
+    if (!this.forced && !coreFree(this.cpuAtStart, cpuTimes())) {
+      this.stop();
+      return undefined;
+    }
     const sources = this.plans.slice(this.plans.indexOf(from)).map((p) => ({ name: p.source.name, previous: p.previous, marks: [...p.marks] }));
-    this.helper = SyncHelper.start({ env: this.env, persistent: this.persistent, rules: activeCaptureRules()?.data, sources });
+    this.helper ??= SyncHelper.start(this.env);
+    this.helper?.plan({ persistent: this.persistent, rules: activeCaptureRules()?.data, sources });
     return this.helper;
   }
 
   stop(): void {
     this.helper?.stop();
+    this.helper = undefined;
   }
 }
 
@@ -289,30 +336,72 @@ async function readHere(session: IndexPlan['sessions'][number]): Promise<Session
   }
 }
 
-async function applyPlan(index: IndexDb, sp: SourcePlan, stats: SyncStats, progress: Progress, helpers: HelperControl, remainingAfter: number): Promise<void> {
+/** What writing one source's sessions keeps until its last session is written. */
+type SourceWrite = { present: Set<string>; failures: string[]; batch: WriteBatch };
+
+/** Writes the rest of a source's batch and what its listing said: the sessions gone, its fingerprint. */
+async function finishSource(index: IndexDb, sp: SourcePlan, w: SourceWrite, stats: SyncStats): Promise<void> {
   const { source, plan } = sp;
-  const present = new Set<string>();
-  const failures: string[] = [];
-  const batch = new WriteBatch(index, source.name, stats);
-  const sessions = plan.sessions;
+  await w.batch.flush();
+  if (w.failures.length > 0) warn(`cannot read ${count(w.failures.length, `${source.name} session`)}, e.g. ${w.failures[0]} — they are left out of search`);
+  removeMissing(index, source.name, w.present, stats);
+  // Unreadable sessions are retried next time rather than trusted as unchanged.
+  if (index.persistent && plan.fingerprint !== undefined) index.setMeta(watchKey(source), w.failures.length === 0 ? plan.fingerprint : '');
+}
+
+/**
+ * Reads and writes every planned session, source after source, in the order they were listed.
+ * One loop over all sources' sessions, so the helper is given the next source's sessions while
+ * the main thread writes the last of this one's.
+ */
+async function applyPlans(index: IndexDb, plans: SourcePlan[], stats: SyncStats, progress: Progress, helpers: HelperControl): Promise<void> {
+  const items: { sp: SourcePlan; session: IndexPlan['sessions'][number] }[] = [];
+  for (const sp of plans) for (const session of sp.plan.sessions) items.push({ sp, session });
   const slots: Slot[] = [];
   let next = 0; // the first session not yet given to anyone
+  let aheadBytes = 0; // of what the helper gave back for sessions not yet written
   const here = async (i: number): Promise<void> => {
     slots[i] = { settled: false };
-    const change = await readHere(sessions[i]!);
+    const change = await readHere(items[i]!.session);
     slots[i] = { outcome: { change }, settled: true };
   };
-  for (let w = 0; w < sessions.length; w++) {
+  /** The first session after `w` (within MAX_AHEAD) the helper was given and has not started, taken back; -1 when there is none. */
+  const takeBackAfter = (helper: SyncHelper, w: number): number => {
+    for (let k = w + 1; k < next && k - w < MAX_AHEAD; k++) {
+      const s = slots[k];
+      if (s && !s.settled && s.seq !== undefined && helper.takeBack(s.seq)) return k;
+    }
+    return -1;
+  };
+  // Sources are finished in their order, those with no session to read included.
+  const newWrite = (sp: SourcePlan): SourceWrite => ({ present: new Set(), failures: [], batch: new WriteBatch(index, sp.source.name, stats) });
+  let finished = 0;
+  const finishUpTo = async (end: number, last?: SourceWrite): Promise<void> => {
+    for (; finished < end; finished++) await finishSource(index, plans[finished]!, finished === end - 1 && last ? last : newWrite(plans[finished]!), stats);
+  };
+  let current: { sp: SourcePlan; write: SourceWrite } | undefined;
+  for (let w = 0; w < items.length; w++) {
+    const { sp } = items[w]!;
+    if (current?.sp !== sp) {
+      if (current) await finishUpTo(plans.indexOf(current.sp) + 1, current.write);
+      await finishUpTo(plans.indexOf(sp));
+      current = { sp, write: newWrite(sp) };
+    }
     for (;;) {
-      const helper = helpers.get(sp, sessions.length - next + remainingAfter);
+      const helper = helpers.get(sp, items.length - next);
       if (helper && helpers.forced) await helper.started();
       if (helper) await helper.heed();
-      while (helper?.hasRoom && next < sessions.length && next - w < MAX_AHEAD && index.sessionRow(source.name, sessions[next]!.id) === undefined) {
+      while (helper?.hasRoom && next < items.length && next - w < HELPER_AHEAD && aheadBytes < HELPER_AHEAD_BYTES && index.sessionRow(items[next]!.sp.source.name, items[next]!.session.id) === undefined) {
         const i = next++;
         const slot: Slot = { settled: false };
-        slot.wait = helper.read(source.name, sessions[i]!.id).then((helped) => {
+        const { seq, result } = helper.read(items[i]!.sp.source.name, items[i]!.session.id);
+        slot.seq = seq;
+        slot.wait = result.then((helped) => {
           slot.settled = true;
-          if (helped) slot.outcome = { change: helped.change, helped };
+          if (!helped) return;
+          slot.outcome = { change: helped.change, helped };
+          slot.bytes = packedBytes(helped);
+          aheadBytes += slot.bytes;
         });
         slots[i] = slot;
       }
@@ -325,28 +414,34 @@ async function applyPlan(index: IndexDb, sp: SourcePlan, stats: SyncStats, progr
         if (slot.outcome === undefined) await here(w); // the helper could not: read it here
         break;
       }
-      // The helper is still reading this one: read the next one here meanwhile, or wait for it.
-      if (next < sessions.length && next - w < MAX_AHEAD) await here(next++);
+      // Given to the helper, which has not started it: this one is needed next, read it here.
+      if (helper && helpers.takesBack && helper.takeBack(slot.seq!)) {
+        await here(w);
+        break;
+      }
+      // The helper is reading this one: meanwhile read here one it has not started, or the next
+      // one nobody was given, or wait for it.
+      const spare = helper && helpers.takesBack ? takeBackAfter(helper, w) : -1;
+      if (spare >= 0) await here(spare);
+      else if (next < items.length && next - w < MAX_AHEAD) await here(next++);
       else await Promise.race([slot.wait, helper?.nextEvent()]);
     }
     const { change, helped } = slots[w]!.outcome!;
+    aheadBytes -= slots[w]!.bytes ?? 0;
     slots[w] = { settled: true }; // written: let it go
     if (helped) stats.sessionsHelped++;
-    present.add(sessions[w]!.id);
+    current.write.present.add(items[w]!.session.id);
     stats.filesSeen++;
     if (change.kind === 'unchanged') stats.filesUnchanged++;
-    else if (change.kind === 'failed') failures.push(change.why);
+    else if (change.kind === 'failed') current.write.failures.push(change.why);
     else {
       stats.linesParsed += change.lines ?? 0;
-      await batch.add(change, helped?.docs && helped.packed ? { docs: helped.docs, packed: helped.packed } : undefined);
+      await current.write.batch.add(change, helped?.docs && helped.packed ? { docs: helped.docs, packed: helped.packed } : undefined);
     }
     progress.step();
   }
-  await batch.flush();
-  if (failures.length > 0) warn(`cannot read ${count(failures.length, `${source.name} session`)}, e.g. ${failures[0]} — they are left out of search`);
-  removeMissing(index, source.name, present, stats);
-  // Unreadable sessions are retried next time rather than trusted as unchanged.
-  if (index.persistent && plan.fingerprint !== undefined) index.setMeta(watchKey(source), failures.length === 0 ? plan.fingerprint : '');
+  if (current) await finishUpTo(plans.indexOf(current.sp) + 1, current.write);
+  await finishUpTo(plans.length);
 }
 
 /** Updates every source (or the ones given); returns what it did. */
@@ -358,6 +453,9 @@ export async function syncIndex(index: IndexDb, env: NodeJS.ProcessEnv, progress
     const fingerprints = index.persistent ? index.metaWithPrefix(watchKey({ name: '' })) : new Map<string, string>();
     const stamps = fingerprints.size > 0 ? stampsBySource(index) : new Map<string, Map<string, FileStamp>>();
     const probe = new PathProbe(home(env));
+    // Only the source table's own sources can be planned again in another thread.
+    helpers = new HelperControl(env, index.persistent, only?.sources === undefined);
+    let listed = 0;
     for (const source of only?.sources ?? allSources()) {
       const previous = fingerprints.get(watchKey(source)) ?? '';
       const sessions = stamps.get(source.name) ?? NO_STAMPS;
@@ -366,10 +464,13 @@ export async function syncIndex(index: IndexDb, env: NodeJS.ProcessEnv, progress
         stats.filesUnchanged += sessions.size;
         continue;
       }
+      helpers.listing();
       const marks = marksOf(index, source);
       try {
         const plan = await source.index.plan({ env, persistent: index.persistent, previous, mark: (key) => marks.get(key) });
         plans.push({ source, plan, previous, marks });
+        listed += plan.sessions.length;
+        helpers.listedSome(fingerprints.size === 0, listed);
       } catch (error) {
         warn(`cannot list ${source.name} sessions (${(error as Error).message}) — searching the other sources`);
       }
@@ -377,13 +478,8 @@ export async function syncIndex(index: IndexDb, env: NodeJS.ProcessEnv, progress
     // Everything to read is known before the first bar is drawn, so the bar only moves forward.
     const all = plans.reduce((n, p) => n + p.plan.sessions.length, 0);
     progress.total(all);
-    // Only the source table's own sources can be planned again in another thread.
-    helpers = new HelperControl(env, index.persistent, plans, only?.sources === undefined && all >= 2);
-    let remaining = all;
-    for (const plan of plans) {
-      remaining -= plan.plan.sessions.length;
-      await applyPlan(index, plan, stats, progress, helpers, remaining);
-    }
+    helpers.listed(plans, all);
+    await applyPlans(index, plans, stats, progress, helpers);
   } finally {
     helpers?.stop();
     for (const { plan } of plans) plan.close?.();

@@ -267,9 +267,9 @@ describe('the helper thread', () => {
       writeFileSync(join(world.data, 'terminals', `77${t}-1764400000.jsonl`), lines.join('\n') + '\n');
     }
     const queries = [['connection refused'], ['PR1137'], ['snake_case'], ['会话'], ['--status', 'failure', 'make'], ['tok-claude-3-1']];
-    const build = (after: string, fault?: string) => {
+    const build = (after: string, fault?: string, extra: Record<string, string> = {}) => {
       for (const f of readdirSync(world.data)) if (f.startsWith('index.db')) rmSync(join(world.data, f));
-      const env = { ...world.env, SIVTR_INDEX_HELPER_AFTER_MS: after, ...(fault ? { SIVTR_INDEX_HELPER_FAULT: fault } : {}) };
+      const env = { ...world.env, SIVTR_INDEX_HELPER_AFTER_MS: after, ...(fault ? { SIVTR_INDEX_HELPER_FAULT: fault } : {}), ...extra };
       const { stats } = searchWithStats(['anything'], env);
       const answers = queries.map((q) => searchJson(env, [...q, '--limit', '50']));
       return { stats: stats as Stats & { sessionsHelped: number }, answers, rows: dump() };
@@ -281,6 +281,16 @@ describe('the helper thread', () => {
     expect({ ...helped.stats, sessionsHelped: 0 }).toEqual(alone.stats);
     expect(helped.rows).toEqual(alone.rows);
     expect(helped.answers).toEqual(alone.answers);
+    // The main thread takes back what the helper has not started (as a user's build does):
+    // whoever read each session, the index is the same.
+    const shared = build('0', undefined, { SIVTR_INDEX_HELPER_TAKE_BACK: '1' });
+    expect({ ...shared.stats, sessionsHelped: 0 }).toEqual(alone.stats);
+    expect(shared.rows).toEqual(alone.rows);
+    expect(shared.answers).toEqual(alone.answers);
+    // …and so it is when the thread dies with sessions given to it.
+    const sharedDied = build('0', 'exit-after-2', { SIVTR_INDEX_HELPER_TAKE_BACK: '1' });
+    expect(sharedDied.stats.sessionsHelped).toBeLessThanOrEqual(2);
+    expect(sharedDied.rows).toEqual(alone.rows);
     // The thread dies after three sessions, with more given to it: the main thread reads those.
     const died = build('0', 'exit-after-3');
     expect(died.stats.sessionsHelped).toBe(3);
