@@ -8,6 +8,7 @@
 // which is what a term that holds other characters (a space, `-`, `:`) still gets.
 
 import type { CachedLead } from './index-db.js';
+import { PART_WEIGHT } from './docs.js';
 
 /** Per part of a lead, how often each term occurs in it (undefined: none does), as a walk over its text counts. */
 export type PartCounts = (number[] | undefined)[];
@@ -23,6 +24,11 @@ export class LeadPostings {
   /** Per part (numbered as leads are added): its lead's slot and its place in that lead. */
   private partSlot = new Int32Array(1024);
   private partNo = new Int32Array(1024);
+  /** Per part, from its lead's directory: its unit's ordinal in the chunk, its number, length and weight. */
+  private partOrdinal = new Int32Array(1024);
+  private partN = new Int32Array(1024);
+  private partLength = new Int32Array(1024);
+  private partWeight = new Uint8Array(1024);
   private nparts = 0;
   /** Parts of removed leads, still listed in the postings (skipped): see `worthRebuilding`. */
   private deadParts = 0;
@@ -37,6 +43,8 @@ export class LeadPostings {
   private seenIn = new Int32Array(1024).fill(-1);
   private seenCount = new Int32Array(1024);
   private tf = new Int32Array(1024);
+  /** Scratch of `matchUnits`: per part, its row among the parts met (-1: not met). */
+  private rowOf = new Int32Array(1024).fill(-1);
 
   static build(leads: readonly CachedLead[]): LeadPostings {
     const postings = new LeadPostings();
@@ -54,7 +62,14 @@ export class LeadPostings {
       const size = Math.max(2 * this.partSlot.length, this.nparts + lead.dir.length);
       this.partSlot = grow(this.partSlot, size, 0);
       this.partNo = grow(this.partNo, size, 0);
+      this.partOrdinal = grow(this.partOrdinal, size, 0);
+      this.partN = grow(this.partN, size, 0);
+      this.partLength = grow(this.partLength, size, 0);
+      const weights = new Uint8Array(size);
+      weights.set(this.partWeight);
+      this.partWeight = weights;
       this.tf = new Int32Array(size);
+      this.rowOf = new Int32Array(size).fill(-1);
     }
     const met: number[] = [];
     // The walk lower-cases a lead whole when that keeps every offset (nearly always), else part by part.
@@ -67,6 +82,11 @@ export class LeadPostings {
       at += length + 1;
       this.partSlot[g] = slot;
       this.partNo[g] = p;
+      const d = lead.dir[p]!;
+      this.partOrdinal[g] = d[0];
+      this.partN[g] = d[1];
+      this.partLength[g] = length;
+      this.partWeight[g] = PART_WEIGHT[d[2]] ?? 1;
       met.length = 0;
       const n = lower.length;
       for (let i = 0; i < n; ) {
@@ -178,7 +198,143 @@ export class LeadPostings {
     }
     return out;
   }
+
+  /**
+   * termCounts for every lead of `wantedLead`, as units in flat arrays (LeadUnits): the same
+   * counts, for ranking without an object per unit. Undefined where termCounts is, or with more
+   * than MAX_MASK_TERMS terms.
+   */
+  matchUnits(terms: readonly string[], kinds: ReadonlySet<string> | undefined, wantedLead: (lead: CachedLead) => boolean, maxTf: number): LeadUnits | undefined {
+    const nterms = terms.length;
+    if (nterms > MAX_MASK_TERMS || !terms.every(isWordTerm)) return undefined;
+    const verdict = new Int8Array(this.slots.length);
+    const { tf, vocabulary, rowOf } = this;
+    const met: number[] = [];
+    /** Parts met, by row; their counts row by row. */
+    const rows: number[] = [];
+    let counts = new Uint8Array(64 * nterms);
+    for (let t = 0; t < nterms; t++) {
+      const term = terms[t]!;
+      met.length = 0;
+      for (let at = vocabulary.indexOf(term); at !== -1; ) {
+        const w = this.wordAt(at);
+        const end = this.wordStart[w + 1]! - 1;
+        let occ = 0;
+        for (let i = at; i !== -1 && i < end; i = vocabulary.indexOf(term, i + term.length)) occ++;
+        const list = this.postings[w]!;
+        for (let i = 0; i < list.length; i += 2) {
+          const g = list[i]!;
+          if (tf[g] === 0) met.push(g);
+          tf[g]! += occ * list[i + 1]!;
+        }
+        at = vocabulary.indexOf(term, end + 1);
+      }
+      for (let k = 0; k < met.length; k++) {
+        const g = met[k]!;
+        const n = tf[g]!;
+        tf[g] = 0;
+        const slot = this.partSlot[g]!;
+        let ok = verdict[slot]!;
+        const lead = this.slots[slot];
+        if (ok === 0) verdict[slot] = ok = lead && wantedLead(lead) ? 1 : -1;
+        if (ok < 0) continue;
+        if (kinds && !kinds.has(lead!.dir[this.partNo[g]!]![2])) continue;
+        let row = rowOf[g]!;
+        if (row < 0) {
+          row = rowOf[g] = rows.length;
+          rows.push(g);
+          if ((row + 1) * nterms > counts.length) {
+            const more = new Uint8Array(2 * counts.length);
+            more.set(counts);
+            counts = more;
+          }
+        }
+        counts[row * nterms + t] = Math.min(n, maxTf);
+      }
+    }
+    const order = Int32Array.from(rows).sort();
+    const m = order.length;
+    const out: LeadUnits = {
+      terms: nterms,
+      count: 0,
+      uid: new Float64Array(m),
+      chunk: new Int32Array(m),
+      mask: new Int32Array(m),
+      held: new Uint8Array(m),
+      start: new Int32Array(m + 1),
+      lead: [],
+      tf: new Uint8Array(m * nterms),
+      n: new Int32Array(m),
+      length: new Int32Array(m),
+      weight: new Uint8Array(m),
+    };
+    let u = -1;
+    let lastSlot = -1;
+    let lastOrdinal = -1;
+    for (let r = 0; r < m; r++) {
+      const g = order[r]!;
+      const from = rowOf[g]! * nterms;
+      rowOf[g] = -1;
+      const slot = this.partSlot[g]!;
+      const ordinal = this.partOrdinal[g]!;
+      if (slot !== lastSlot || ordinal !== lastOrdinal) {
+        u++;
+        const lead = this.slots[slot]!;
+        out.uid[u] = lead.firstUnit + ordinal;
+        out.chunk[u] = lead.chunk;
+        out.start[u] = r;
+        out.lead.push(lead);
+        lastSlot = slot;
+        lastOrdinal = ordinal;
+      }
+      let mask = out.mask[u]!;
+      for (let t = 0; t < nterms; t++) {
+        const c = counts[from + t]!;
+        out.tf[r * nterms + t] = c;
+        if (c > 0) mask |= 1 << t;
+      }
+      out.mask[u] = mask;
+      out.n[r] = this.partN[g]!;
+      out.length[r] = this.partLength[g]!;
+      out.weight[r] = this.partWeight[g]!;
+    }
+    out.count = u + 1;
+    out.start[u + 1] = m;
+    for (let k = 0; k <= u; k++) out.held[k] = popcount(out.mask[k]!);
+    return out;
+  }
 }
+
+function popcount(x: number): number {
+  let n = 0;
+  for (let v = x; v !== 0; v &= v - 1) n++;
+  return n;
+}
+
+
+/**
+ * The units whose lead parts hold a term, in flat arrays (no object per unit or part): unit `u`'s
+ * parts are rows `start[u]` to `start[u + 1] - 1`, in their lead's order; a row's counts are
+ * `tf[row * terms + t]`. Units come in the order of their leads in the postings, parts in lead order.
+ */
+export type LeadUnits = {
+  terms: number;
+  count: number;
+  uid: Float64Array;
+  chunk: Int32Array;
+  /** Per unit, the terms its parts hold as bits (term t: 1 << t), and how many. */
+  mask: Int32Array;
+  held: Uint8Array;
+  start: Int32Array;
+  lead: CachedLead[];
+  tf: Uint8Array;
+  n: Int32Array;
+  length: Int32Array;
+  weight: Uint8Array;
+};
+
+/** Terms a LeadUnits mask can hold. */
+export const MAX_MASK_TERMS = 30;
 
 function grow(a: Int32Array, size: number, fill: number): Int32Array<ArrayBuffer> {
   const out = new Int32Array(size);

@@ -13,6 +13,7 @@ import { decodeChunkText, decodeLeadDir, decodeRecordChunk, isLeadKind, LEAD_WEI
 import { hasTerms, queryTerms, snippet, type QueryTerms } from './query.js';
 import { PART_WEIGHT, type StatusName } from './docs.js';
 import { termKeys } from './grams.js';
+import { MAX_MASK_TERMS, type LeadUnits } from './lead-postings.js';
 import { chunkOfRecord, decodeRecords, isRecordUnit, RECORD_KINDS, recordMeta, type RecordList } from './record-chunks.js';
 
 export type SearchField = 'content' | 'command' | 'output' | 'input' | 'title';
@@ -110,6 +111,16 @@ function sourceFilter(target: string): { sql: string; params: string[] } {
     return { sql: `s.source NOT IN (${records.map(() => '?').join(', ')})`, params: records };
   }
   return { sql: 's.source = ?', params: [target] };
+}
+
+/** What sourceFilter says in SQL, as a test of a session's source. */
+function sourceTest(target: string): (source: string | undefined) => boolean {
+  if (target === 'all') return (s) => s !== undefined;
+  if (target === 'agent') {
+    const records = new Set(recordSourceNames());
+    return (s) => s !== undefined && !records.has(s);
+  }
+  return (s) => s === target;
 }
 
 /** Occurrences of a term that ranking still tells apart. */
@@ -349,7 +360,7 @@ class TermScan {
    * the walk takes them, so the units are met in the same order.
    */
   private readCachedLeads(cache: LeadCache, chunkIds: number[] | undefined): void {
-    const wantedSource = this.sourceTest();
+    const wantedSource = sourceTest(this.target);
     const order: number[] = [];
     const wanted = new Set<number>();
     const pick = (li: number | undefined): void => {
@@ -377,16 +388,6 @@ class TermScan {
     }
   }
 
-  /** What sourceFilter says in SQL, as a test of a session's source. */
-  private sourceTest(): (source: string | undefined) => boolean {
-    const { target } = this;
-    if (target === 'all') return (s) => s !== undefined;
-    if (target === 'agent') {
-      const records = new Set(recordSourceNames());
-      return (s) => s !== undefined && !records.has(s);
-    }
-    return (s) => s === target;
-  }
 
   private leadRead(chunk: number, firstUnit: number, dir: PartDir[], text: string, lower?: string): void {
     this.leadScanned.add(chunk);
@@ -534,11 +535,13 @@ function candidateChunks(index: IndexDb, lowered: string[], operator: SearchRequ
  * (`held` counts them, `terms` lists them): one FTS5 query per keyed term, however many levels
  * read them. `unkeyed` lists the terms no key narrows.
  */
-type KeyedChunks = { held: Map<number, number>; terms: Map<number, number[]>; unkeyed: number; unkeyedTerms: number[] };
+type KeyedChunks = { held: Map<number, number>; terms: Map<number, number[]>; unkeyed: number; unkeyedTerms: number[]; masks: Map<number, number> };
 
 function keyedChunks(index: IndexDb, lowered: string[]): KeyedChunks {
   const held = new Map<number, number>();
   const terms = new Map<number, number[]>();
+  // The keyed terms a chunk holds as bits (term t: 1 << t), for the first MAX_MASK_TERMS terms: what LeadRanker reads.
+  const masks = new Map<number, number>();
   const unkeyedTerms: number[] = [];
   lowered.forEach((w, t) => {
     const keys = termKeys(w);
@@ -546,14 +549,16 @@ function keyedChunks(index: IndexDb, lowered: string[]): KeyedChunks {
       unkeyedTerms.push(t);
       return;
     }
+    const bit = t < MAX_MASK_TERMS ? 1 << t : 0;
     for (const id of index.chunksWithKeys([keys])) {
       held.set(id, (held.get(id) ?? 0) + 1);
+      masks.set(id, (masks.get(id) ?? 0) | bit);
       const list = terms.get(id);
       if (list) list.push(t);
       else terms.set(id, [t]);
     }
   });
-  return { held, terms, unkeyed: unkeyedTerms.length, unkeyedTerms };
+  return { held, terms, unkeyed: unkeyedTerms.length, unkeyedTerms, masks };
 }
 
 /**
@@ -879,31 +884,234 @@ function byCoverage(index: IndexDb, req: SearchRequest, words: string[], chunks:
   const scan = new TermScan(index, req, lowered, chunks);
   const keyed = keyedChunks(index, lowered);
   const rank = ranking(index, scan);
+  if (rank.lead) {
+    const ranker = LeadRanker.of(index, req, lowered, scan.kinds, keyed, rank, chunks);
+    const ranked = ranker && coverageLevels(req, lowered.length, (held, need) => ranker.level(held, need));
+    if (ranked) {
+      leadRankStats.ranked++;
+      return { ...ranked, leadPart: (uid, n) => ranker!.leadPart(uid, n) };
+    }
+    if (ranker) leadRankStats.readOn++;
+  }
+  const ranked = coverageLevels(req, lowered.length, (held, need) => {
+    if (rank.lead) return leadLevel(index, req, scan, chunks, rank, keyed, held, need);
+    scan.read(chunksHolding(keyed, held));
+    const units = [...scan.units].filter(([, u]) => u.held === held);
+    const matched = rankUnits(rank.totals, units);
+    return { ...settle(index, chunks, req, candidatesOf(index, req, matched, units.map(([uid]) => uid), () => held === lowered.length, chunks)), exact: true };
+  })!;
+  return { ...ranked, leadPart: (uid, n) => scan.leadPart(uid, n) };
+}
+
+/** The levels of byCoverage, from `terms` words held down, each from `level`; undefined when a level is. */
+function coverageLevels(req: SearchRequest, terms: number, level: (held: number, need: number) => Level | undefined): Ranked | undefined {
   const page: Candidate[] = [];
   let total = 0;
   let folded = 0;
   let own = 0;
   let exact = true;
-  let held = lowered.length;
+  let held = terms;
   for (; held >= 1; held--) {
-    let level: Level;
-    if (rank.lead) {
-      level = leadLevel(index, req, scan, chunks, rank, keyed, held, req.limit - page.length);
-    } else {
-      scan.read(chunksHolding(keyed, held));
-      const units = [...scan.units].filter(([, u]) => u.held === held);
-      const matched = rankUnits(rank.totals, units);
-      level = { ...settle(index, chunks, req, candidatesOf(index, req, matched, units.map(([uid]) => uid), () => held === lowered.length, chunks)), exact: true };
-    }
-    total += level.unique.length;
-    folded += level.folded;
-    own += level.own;
-    if (!level.exact) exact = false;
-    for (const c of level.unique) if (page.length < req.limit) page.push(c);
+    const got = level(held, req.limit - page.length);
+    if (!got) return undefined;
+    total += got.unique.length;
+    folded += got.folded;
+    own += got.own;
+    if (!got.exact) exact = false;
+    for (const c of got.unique) if (page.length < req.limit) page.push(c);
     if (page.length >= req.limit) break;
   }
-  const coverage = held > 1 ? { least: held, of: lowered.length } : undefined;
-  return { total, folded, own, page, ...(coverage ? { coverage } : {}), ...(exact ? {} : { totalAtLeast: true as const }), leadPart: (uid, n) => scan.leadPart(uid, n) };
+  const coverage = held > 1 ? { least: held, of: terms } : undefined;
+  return { total, folded, own, page, ...(coverage ? { coverage } : {}), ...(exact ? {} : { totalAtLeast: true as const }) };
+}
+
+/** How often the server's searches were ranked from the leads' postings alone, and how often they went on to read chunks (for tests). */
+export const leadRankStats = { ranked: 0, readOn: 0 };
+
+const NO_FLAGS: number[] = [];
+
+/**
+ * leadLevel over the postings of the leads a long-lived process keeps (lead-postings.ts), with
+ * the units in flat arrays (LeadUnits) rather than an object each: a search of common words
+ * meets thousands of units and shows ten. It answers a level as leadLevel answers it when no
+ * chunk need be read whole — every unit that could reach the page is known from its lead, the
+ * case of common words — and says undefined otherwise (byCoverage then ranks as before), so
+ * the page, order, totals and snippets are leadLevel's. A unit's leads are visible at a level
+ * as leadLevel reads them: those of the chunks holding the keys of enough of the terms.
+ */
+class LeadRanker {
+  /** Per unit: the keyed terms its chunk holds (count and bits). */
+  private readonly keyedHeld: Int32Array;
+  private readonly keyedMask: Int32Array;
+  private readonly scores: Float64Array;
+  private readonly parts: Int32Array;
+  private byUid: Map<number, number> | undefined;
+
+  private constructor(
+    private readonly index: IndexDb,
+    private readonly req: SearchRequest,
+    private readonly units: LeadUnits,
+    private readonly keyed: KeyedChunks,
+    private readonly rank: Ranking,
+    private readonly chunks: Map<number, StoredChunk | undefined>,
+  ) {
+    const n = units.count;
+    this.keyedHeld = new Int32Array(n);
+    this.keyedMask = new Int32Array(n);
+    this.scores = new Float64Array(n);
+    this.parts = new Int32Array(n);
+    let chunk = -1;
+    let held = 0;
+    let mask = 0;
+    for (let u = 0; u < n; u++) {
+      if (units.chunk[u] !== chunk) {
+        chunk = units.chunk[u]!;
+        held = keyed.held.get(chunk) ?? 0;
+        mask = keyed.masks.get(chunk) ?? 0;
+      }
+      this.keyedHeld[u] = held;
+      this.keyedMask[u] = mask;
+    }
+  }
+
+  static of(index: IndexDb, req: SearchRequest, lowered: string[], kinds: Set<string> | undefined, keyed: KeyedChunks, rank: Ranking, chunks: Map<number, StoredChunk | undefined>): LeadRanker | undefined {
+    const cache = index.cachedLeads();
+    if (!cache?.postings) return undefined;
+    const wantedSource = sourceTest(req.target);
+    const units = cache.postings.matchUnits(lowered, kinds, (l) => wantedSource(cache.sourceOf.get(l.session)), MAX_TF);
+    return units && new LeadRanker(index, req, units, keyed, rank, chunks);
+  }
+
+  level(held: number, need: number): Level | undefined {
+    if (need <= 0) return undefined;
+    const { units, keyed, rank, req, scores, parts } = this;
+    const terms = units.terms;
+    const keyedNeed = held - keyed.unkeyed;
+    const visible = (u: number): boolean => keyedNeed <= 0 || this.keyedHeld[u]! >= keyedNeed;
+    // leadDf: the lead parts holding each term, among the units whose lead holds at least `held` terms.
+    const df = new Array<number>(terms).fill(0);
+    for (let u = 0; u < units.count; u++) {
+      if (units.held[u]! < held || !visible(u)) continue;
+      for (let r = units.start[u]!; r < units.start[u + 1]!; r++) {
+        if (units.weight[r]! < LEAD_WEIGHT) continue;
+        for (let t = 0; t < terms; t++) if (units.tf[r * terms + t]! > 0) df[t]!++;
+      }
+    }
+    const idf = inverseFrequencies(df, rank.leadParts);
+    // boundOf, by the chunk's keyed terms.
+    const bounds = new Map<number, number>();
+    const boundOf = (mask: number): number => {
+      let b = bounds.get(mask);
+      if (b === undefined) {
+        const list: number[] = [];
+        for (let t = 0; t < terms; t++) if (mask & (1 << t)) list.push(t);
+        const mine = [...list, ...keyed.unkeyedTerms].map((t) => idf[t]!).sort((x, y) => y - x);
+        b = rank.weight * (K1 + 1) * mine.slice(0, held).reduce((x, y) => x + y, 0);
+        bounds.set(mask, b);
+      }
+      return b;
+    };
+    // What leadLevel keeps open (chunks to read whole if their best could reach the page): whether any, and the best.
+    let anyOpen = false;
+    let bestOpen = Infinity;
+    if (rank.weight > 0) {
+      if (keyedNeed > 0) {
+        for (const [c, n] of keyed.held) {
+          if (n < keyedNeed) continue;
+          anyOpen = true;
+          bestOpen = Math.min(bestOpen, -boundOf(keyed.masks.get(c) ?? 0));
+        }
+      } else {
+        for (const c of targetChunks(this.index, req)) {
+          anyOpen = true;
+          bestOpen = Math.min(bestOpen, -boundOf(keyed.masks.get(c) ?? 0));
+        }
+      }
+    }
+    const members: number[] = [];
+    const avg = rank.avg;
+    for (let u = 0; u < units.count; u++) {
+      if (!visible(u)) continue;
+      const top = rank.weight === 0 ? units.held[u]! : this.keyedHeld[u]! + keyed.unkeyed;
+      if (units.held[u]! > held || top < held) continue;
+      // scoreUnit: the best part, ties to the first.
+      let score = Infinity;
+      let part = 0;
+      for (let r = units.start[u]!; r < units.start[u + 1]!; r++) {
+        let bm25 = 0;
+        const length = units.length[r]!;
+        for (let t = 0; t < terms; t++) {
+          const tf = units.tf[r * terms + t]!;
+          if (tf > 0) bm25 += (idf[t]! * tf * (K1 + 1)) / (tf + K1 * (1 - B + (B * length) / avg));
+        }
+        const s = -bm25 * units.weight[r]!;
+        if (s < score || (s === score && units.n[r]! < part)) {
+          score = s;
+          part = units.n[r]!;
+        }
+      }
+      scores[u] = score;
+      parts[u] = part;
+      const bound = rank.weight === 0 ? 0 : boundOf(this.keyedMask[u]!);
+      if (units.held[u] === top && score <= -bound) members.push(u);
+      else {
+        anyOpen = true;
+        bestOpen = Math.min(bestOpen, score, -bound);
+      }
+    }
+    const { settled, complete } = this.settleBest(members, need, held === terms);
+    if (req.sort === 'time' || settled.unique.length < need) {
+      if (anyOpen) return undefined;
+    } else if (anyOpen && bestOpen <= settled.unique[need - 1]!.score) return undefined;
+    return { ...settled, exact: !anyOpen && complete };
+  }
+
+  /** settleBest over members given as units: their order by score from a sorted copy of the scores, rows read for the prefix alone. */
+  private settleBest(members: number[], need: number, allTerms: boolean): { settled: { unique: Candidate[]; folded: number; own: number }; complete: boolean } {
+    const { units, scores, parts, req } = this;
+    const len = members.length;
+    const sorted = new Float64Array(len);
+    for (let i = 0; i < len; i++) sorted[i] = scores[members[i]!]!;
+    sorted.sort();
+    let take = req.sort === 'time' ? len : Math.min(len, Math.max(need * 4, SETTLE_FIRST));
+    for (;;) {
+      while (take < len && sorted[take] === sorted[take - 1]) take++;
+      const matched = new Map<number, UnitMatch>();
+      const ids: number[] = [];
+      const last = take === 0 ? -Infinity : sorted[take - 1]!;
+      for (const u of members) {
+        if (take < len && scores[u]! > last) continue;
+        const uid = units.uid[u]!;
+        matched.set(uid, { found: NO_FLAGS, score: scores[u]!, part: parts[u]!, together: false });
+        ids.push(uid);
+      }
+      const settled = settle(this.index, this.chunks, req, candidatesOf(this.index, req, matched, ids, () => allTerms, this.chunks));
+      if (settled.unique.length >= need || take === len) return { settled, complete: take === len };
+      take = Math.min(len, take * 4);
+    }
+  }
+
+  /** Part `n` of unit `uid` from its lead (TermScan.leadPart). */
+  leadPart(uid: number, n: number): StoredPart | undefined {
+    const { units } = this;
+    if (!this.byUid) {
+      this.byUid = new Map();
+      for (let u = 0; u < units.count; u++) this.byUid.set(units.uid[u]!, u);
+    }
+    const u = this.byUid.get(uid);
+    if (u === undefined) return undefined;
+    const lead = units.lead[u]!;
+    const ordinal = uid - lead.firstUnit;
+    const dir = lead.dir;
+    let at = 0;
+    for (let i = 0; i < dir.length; i++) {
+      const d = dir[i]!;
+      if (d[0] === ordinal && d[1] === n) return { uid, n, kind: d[2], label: d[3], text: lead.text.slice(at, at + d[4]), group: d[5] };
+      if (d[0] > ordinal) break;
+      at += d[4] + 1;
+    }
+    return undefined;
+  }
 }
 
 export function search(index: IndexDb, req: SearchRequest): SearchResult {

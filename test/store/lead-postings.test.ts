@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateCorpus } from '../../bench/agents-corpus.mjs';
 import { openIndex, type CachedLead, type IndexDb, type PartDir } from '../../src/store/index-db.js';
 import { LeadPostings } from '../../src/store/lead-postings.js';
-import { search, type SearchRequest } from '../../src/store/search.js';
+import { leadRankStats, search, type SearchRequest } from '../../src/store/search.js';
 import { syncIndex } from '../../src/store/sync.js';
 import { tempDir } from '../helpers/cli.js';
 import { writeLog, type RawEntry } from '../helpers/terminal-log.js';
@@ -73,6 +73,40 @@ describe('lead postings', () => {
     expect(postings.termCounts(['parser', 'a-a'], undefined, every, 64)).toBeUndefined();
   });
 
+  it('give units in flat arrays with the counts termCounts gives', () => {
+    const leads = [leadFrom(1, ODD_TEXTS), leadFrom(2, ['parser', 'config', 'PARSER config']), leadFrom(3, ['İİİ parser', 'PARSER'])];
+    leads[2]!.firstUnit = 100;
+    const postings = LeadPostings.build(leads);
+    const every = new Set([1, 2, 3]);
+    for (const terms of [['parser'], ['parser', 'config'], ['error', 'warning', 'a'], ['会话', 'snake_case', 'pr1137'], ['zzz']]) {
+      for (const kinds of [undefined, new Set(['user'])]) {
+        const counts = postings.termCounts(terms, kinds, every, 64)!;
+        const units = postings.matchUnits(terms, kinds, (l) => l.chunk !== 3 || terms.length > 1, 64)!;
+        // Rebuilt per chunk and part from the units, as termCounts gives them.
+        const rebuilt = new Map<number, (number[] | undefined)[]>();
+        for (let u = 0; u < units.count; u++) {
+          const lead = units.lead[u]!;
+          expect(units.chunk[u]).toBe(lead.chunk);
+          let mask = 0;
+          for (let r = units.start[u]!; r < units.start[u + 1]!; r++) {
+            const p = lead.dir.findIndex((d) => d[0] === units.uid[u]! - lead.firstUnit && d[1] === units.n[r]);
+            expect(units.length[r]).toBe(lead.dir[p]![4]);
+            const tf = Array.from(units.tf.subarray(r * terms.length, (r + 1) * terms.length));
+            tf.forEach((c, t) => (mask |= c > 0 ? 1 << t : 0));
+            let list = rebuilt.get(lead.chunk);
+            if (!list) rebuilt.set(lead.chunk, (list = new Array(lead.dir.length)));
+            list[p] = tf;
+          }
+          expect(units.mask[u]).toBe(mask);
+          expect(units.held[u]).toBe(terms.filter((_, t) => mask & (1 << t)).length);
+        }
+        const wanted = new Map([...counts].filter(([chunk]) => chunk !== 3 || terms.length > 1));
+        expect(rebuilt, `${terms.join(' ')} ${kinds ? 'user' : 'all'}`).toEqual(wanted);
+      }
+    }
+    expect(postings.matchUnits(['parser', 'a-a'], undefined, () => true, 64)).toBeUndefined();
+  });
+
   it('drop a removed lead and list an added one', () => {
     const postings = LeadPostings.build([leadFrom(1, ['parser one']), leadFrom(2, ['parser two'])]);
     postings.remove(1);
@@ -117,6 +151,31 @@ const requests: Partial<SearchRequest>[] = [
   { query: 'parser', terms: ['parser', 'zebra'], operator: 'or' },
   { query: 'parser config', sort: 'time' },
   { query: 'error warning', limit: 40 },
+  // Ranked from the postings alone (LeadRanker): deep pages, ties in score (the corpus's tool
+  // calls repeat `npm run <word>`), filters of every kind with common words.
+  { query: 'parser config', limit: 1 },
+  { query: 'parser config', limit: 120 },
+  { query: 'parser config', limit: 300 },
+  { query: 'run', limit: 60 },
+  { query: 'npm run build', limit: 25 },
+  { query: 'build', kinds: ['tool_call'], limit: 30 },
+  { query: 'session token', kinds: ['user', 'assistant'], limit: 15 },
+  { query: 'error warning', status: 'failure' },
+  { query: 'error warning', status: 'success', limit: 30 },
+  { query: 'parser config', since: Date.UTC(2026, 0, 5, 12), limit: 20 },
+  { query: 'parser config', until: Date.UTC(2026, 0, 6), limit: 20 },
+  { query: 'cache index', since: Date.UTC(2026, 0, 5, 10), until: Date.UTC(2026, 0, 7), limit: 12 },
+  { query: 'parser config', target: 'codex', limit: 20 },
+  { query: 'error token', target: 'pi', limit: 8 },
+  { query: 'error warning', target: 'agent', limit: 20 },
+  { query: 'error warning', target: 'terminal', limit: 20 },
+  { query: 'parser config', field: 'input', limit: 20 },
+  { query: 'parser config', inScope: (cwd) => (cwd ?? '').length % 2 === 0, limit: 20 },
+  { query: 'error', match: /error \w+ \w+/, limit: 10 },
+  { query: 'PARSER Parser config', limit: 10 },
+  { query: 'parser config session token cache index', limit: 10 },
+  { query: 'parser co', limit: 10 },
+  { query: 'parser config', sort: 'time', limit: 5 },
 ];
 
 let tmp: ReturnType<typeof tempDir>;
@@ -168,7 +227,32 @@ describe('search with the leads kept', () => {
     const req = { ...base, ...r };
     const { kept, walked } = both(req);
     expect(kept).toEqual(walked);
-    if (!['zzz'].includes(req.query)) expect(kept.hits.length).toBeGreaterThan(0);
+    if (!['zzz'].includes(req.query) && req.status !== 'failure') expect(kept.hits.length).toBeGreaterThan(0);
+  });
+
+  it('ranks searches of common words from the postings alone, and reads on where a chunk must be read', () => {
+    const how = (req: Partial<SearchRequest>): 'ranked' | 'read on' | 'walked' => {
+      const before = { ...leadRankStats };
+      const { kept, walked } = both({ ...base, ...req });
+      expect(kept, JSON.stringify(req)).toEqual(walked);
+      return leadRankStats.ranked > before.ranked ? 'ranked' : leadRankStats.readOn > before.readOn ? 'read on' : 'walked';
+    };
+    for (const query of ['parser config', 'error warning', 'parser', 'config parser', 'error']) expect(how({ query }), query).toBe('ranked');
+    expect(how({ query: 'parser config', target: 'codex', status: 'success', kinds: ['user', 'tool_call'] })).toBe('ranked');
+    // A page longer than the hits known from the leads, or newest first: every chunk that may hold the words is read.
+    expect(how({ query: 'parser config', limit: 5000 })).toBe('read on');
+    expect(how({ query: 'parser config', sort: 'time' })).toBe('read on');
+    // A term holding what no word holds is counted by walking the leads.
+    expect(how({ query: 'tok-claude-3-1' })).toBe('walked');
+  });
+
+  it('folds the caller’s own recent turns as walking the leads does', () => {
+    const newest = index.db.prepare("SELECT s.source, s.sid, max(u.at) AS at FROM units u JOIN sessions s ON s.id = u.session WHERE s.source = 'claude' GROUP BY s.id ORDER BY at DESC LIMIT 1").get() as { source: string; sid: string; at: number };
+    const req = { ...base, query: 'parser config', limit: 20, now: newest.at + 60_000, current: [{ source: newest.source, id: newest.sid.slice(0, 8) }] };
+    const { kept, walked } = both(req);
+    expect(kept).toEqual(walked);
+    const withSelf = both({ ...req, includeSelf: true });
+    expect(withSelf.kept).toEqual(withSelf.walked);
   });
 
   it('sees a record appended after the postings were built', async () => {
@@ -188,6 +272,22 @@ describe('search with the leads kept', () => {
     // Brought up to date in place: the new chunks' leads added, the replaced ones dropped.
     index.keepLeads = true;
     expect(index.cachedLeads()?.postings).toBe(built);
+  });
+
+  it('sees a record appended between two searches ranked from the postings', async () => {
+    const req = { ...base, query: 'parser config', target: 'terminal', limit: 5 };
+    const first = both(req);
+    expect(first.kept).toEqual(first.walked);
+    appendFileSync(join(env.SIVTR_DATA_DIR!, 'terminals', '5151-1764400000.jsonl'), JSON.stringify({ prompt: '$ ', command: 'parser config parser config parser config parser config', output: 'ok', cwd: '/work', ended_at: '2026-11-30T10:00:00Z', exit_code: 0 }) + '\n');
+    await syncIndex(index, env, quiet);
+    const ranked = leadRankStats.ranked;
+    const after = both(req);
+    expect(leadRankStats.ranked).toBe(ranked + 1);
+    expect(after.kept).toEqual(after.walked);
+    // The new record (the log's last line) ranks first, above every hit of the search before.
+    const records = readFileSync(join(env.SIVTR_DATA_DIR!, 'terminals', '5151-1764400000.jsonl'), 'utf8').trim().split('\n').length;
+    expect(after.kept.hits[0]!.ref).toMatch(new RegExp(`^terminal/.*/${records}$`));
+    expect(after.kept.hits.slice(1).map((h) => h.ref)).toEqual(first.kept.hits.slice(0, 4).map((h) => h.ref));
   });
 
   it('sees a record rewritten in place to text of the same length (its chunk gets a new id)', async () => {
