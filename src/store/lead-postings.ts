@@ -305,7 +305,8 @@ export class LeadPostings {
   }
 }
 
-function popcount(x: number): number {
+/** How many bits of `x` are set. */
+export function popcount(x: number): number {
   let n = 0;
   for (let v = x; v !== 0; v &= v - 1) n++;
   return n;

@@ -13,7 +13,7 @@ import { decodeChunkText, decodeLeadDir, decodeRecordChunk, isLeadKind, LEAD_WEI
 import { hasTerms, queryTerms, snippet, type QueryTerms } from './query.js';
 import { PART_WEIGHT, type StatusName } from './docs.js';
 import { termKeys } from './grams.js';
-import { MAX_MASK_TERMS, type LeadUnits } from './lead-postings.js';
+import { MAX_MASK_TERMS, popcount, type LeadUnits } from './lead-postings.js';
 import { chunkOfRecord, decodeRecords, isRecordUnit, RECORD_KINDS, recordMeta, type RecordList } from './record-chunks.js';
 
 export type SearchField = 'content' | 'command' | 'output' | 'input' | 'title';
@@ -535,30 +535,74 @@ function candidateChunks(index: IndexDb, lowered: string[], operator: SearchRequ
  * (`held` counts them, `terms` lists them): one FTS5 query per keyed term, however many levels
  * read them. `unkeyed` lists the terms no key narrows.
  */
-type KeyedChunks = { held: Map<number, number>; terms: Map<number, number[]>; unkeyed: number; unkeyedTerms: number[]; masks: Map<number, number> };
+class KeyedChunks {
+  readonly unkeyedTerms: number[] = [];
+  readonly unkeyed: number;
+  /** Per term, the chunks holding every key of it, as FTS5 lists them (undefined: an unkeyed term). */
+  private readonly lists: (number[] | undefined)[];
+  private maps: { held: Map<number, number>; terms: Map<number, number[]> } | undefined;
+  private bits: { of: Int32Array; distinct: number[] } | undefined;
 
-function keyedChunks(index: IndexDb, lowered: string[]): KeyedChunks {
-  const held = new Map<number, number>();
-  const terms = new Map<number, number[]>();
-  // The keyed terms a chunk holds as bits (term t: 1 << t), for the first MAX_MASK_TERMS terms: what LeadRanker reads.
-  const masks = new Map<number, number>();
-  const unkeyedTerms: number[] = [];
-  lowered.forEach((w, t) => {
-    const keys = termKeys(w);
-    if (!keys) {
-      unkeyedTerms.push(t);
-      return;
-    }
-    const bit = t < MAX_MASK_TERMS ? 1 << t : 0;
-    for (const id of index.chunksWithKeys([keys])) {
-      held.set(id, (held.get(id) ?? 0) + 1);
-      masks.set(id, (masks.get(id) ?? 0) | bit);
-      const list = terms.get(id);
-      if (list) list.push(t);
-      else terms.set(id, [t]);
-    }
-  });
-  return { held, terms, unkeyed: unkeyedTerms.length, unkeyedTerms, masks };
+  constructor(index: IndexDb, lowered: string[]) {
+    this.lists = lowered.map((w, t) => {
+      const keys = termKeys(w);
+      if (!keys) {
+        this.unkeyedTerms.push(t);
+        return undefined;
+      }
+      return index.chunksWithKeys([keys]);
+    });
+    this.unkeyed = this.unkeyedTerms.length;
+  }
+
+  /** Per chunk, how many of the keyed terms it holds every key of. */
+  get held(): Map<number, number> {
+    return this.byChunk().held;
+  }
+
+  /** Per chunk, which keyed terms it holds every key of, in term order. */
+  get terms(): Map<number, number[]> {
+    return this.byChunk().terms;
+  }
+
+  private byChunk(): { held: Map<number, number>; terms: Map<number, number[]> } {
+    if (this.maps) return this.maps;
+    const held = new Map<number, number>();
+    const terms = new Map<number, number[]>();
+    this.lists.forEach((ids, t) => {
+      for (const id of ids ?? []) {
+        held.set(id, (held.get(id) ?? 0) + 1);
+        const list = terms.get(id);
+        if (list) list.push(t);
+        else terms.set(id, [t]);
+      }
+    });
+    return (this.maps = { held, terms });
+  }
+
+  /**
+   * The keyed terms of the first MAX_MASK_TERMS a chunk holds as bits (term t: 1 << t), by chunk
+   * id (`of`; beyond its end, none), and the distinct sets the keyed chunks hold: what LeadRanker reads.
+   */
+  masks(): { of: Int32Array; distinct: number[] } {
+    if (this.bits) return this.bits;
+    let size = 0;
+    for (const ids of this.lists) if (ids && ids.length > 0) size = Math.max(size, ids[ids.length - 1]! + 1);
+    const of = new Int32Array(size);
+    const met: number[] = [];
+    this.lists.forEach((ids, t) => {
+      if (!ids || t >= MAX_MASK_TERMS) return;
+      const bit = 1 << t;
+      for (let i = 0; i < ids.length; i++) {
+        const id = ids[i]!;
+        if (of[id] === 0) met.push(id);
+        of[id]! |= bit;
+      }
+    });
+    const distinct = new Set<number>();
+    for (let i = 0; i < met.length; i++) distinct.add(of[met[i]!]!);
+    return (this.bits = { of, distinct: [...distinct] });
+  }
 }
 
 /**
@@ -746,10 +790,16 @@ function settle(index: IndexDb, chunks: Map<number, StoredChunk | undefined>, re
 }
 
 function candidatesOf(index: IndexDb, req: SearchRequest, matched: Map<number, UnitMatch>, ids: number[], allTerms: (m: UnitMatch) => boolean, decoded: Map<number, StoredChunk | undefined>): Candidate[] {
-  return unitRows(index, req, ids, decoded).map((row) => {
-    const m = matched.get(row.uid)!;
-    return { ...row, score: m.score, bestPart: m.part, allTerms: allTerms(m) };
-  });
+  // The rows are made for this call: each becomes its candidate in place (a copy of each was a tenth of a common-word search).
+  const rows = unitRows(index, req, ids, decoded) as Candidate[];
+  for (let i = 0; i < rows.length; i++) {
+    const c = rows[i]!;
+    const m = matched.get(c.uid)!;
+    c.score = m.score;
+    c.bestPart = m.part;
+    c.allTerms = allTerms(m);
+  }
+  return rows;
 }
 
 /**
@@ -882,7 +932,7 @@ type Ranked = Omit<SearchResult, 'hits'> & { page: Candidate[]; leadPart?: (uid:
 function byCoverage(index: IndexDb, req: SearchRequest, words: string[], chunks: Map<number, StoredChunk | undefined>): Ranked {
   const lowered = words.map((w) => w.toLowerCase());
   const scan = new TermScan(index, req, lowered, chunks);
-  const keyed = keyedChunks(index, lowered);
+  const keyed = new KeyedChunks(index, lowered);
   const rank = ranking(index, scan);
   if (rank.lead) {
     const ranker = LeadRanker.of(index, req, lowered, scan.kinds, keyed, rank, chunks);
@@ -945,7 +995,8 @@ class LeadRanker {
   private readonly keyedMask: Int32Array;
   private readonly scores: Float64Array;
   private readonly parts: Int32Array;
-  private byUid: Map<number, number> | undefined;
+  /** The units settled so far, by uid: the page's hits are among them. */
+  private readonly settledUnits = new Map<number, number>();
 
   private constructor(
     private readonly index: IndexDb,
@@ -960,14 +1011,15 @@ class LeadRanker {
     this.keyedMask = new Int32Array(n);
     this.scores = new Float64Array(n);
     this.parts = new Int32Array(n);
+    const masks = keyed.masks().of;
     let chunk = -1;
     let held = 0;
     let mask = 0;
     for (let u = 0; u < n; u++) {
       if (units.chunk[u] !== chunk) {
         chunk = units.chunk[u]!;
-        held = keyed.held.get(chunk) ?? 0;
-        mask = keyed.masks.get(chunk) ?? 0;
+        mask = chunk < masks.length ? masks[chunk]! : 0;
+        held = popcount(mask);
       }
       this.keyedHeld[u] = held;
       this.keyedMask[u] = mask;
@@ -1015,16 +1067,18 @@ class LeadRanker {
     let anyOpen = false;
     let bestOpen = Infinity;
     if (rank.weight > 0) {
+      // Every keyed chunk holding enough of the terms (those with the same terms share a bound), else every chunk of the target.
+      const masks = keyed.masks();
       if (keyedNeed > 0) {
-        for (const [c, n] of keyed.held) {
-          if (n < keyedNeed) continue;
+        for (const mask of masks.distinct) {
+          if (popcount(mask) < keyedNeed) continue;
           anyOpen = true;
-          bestOpen = Math.min(bestOpen, -boundOf(keyed.masks.get(c) ?? 0));
+          bestOpen = Math.min(bestOpen, -boundOf(mask));
         }
       } else {
         for (const c of targetChunks(this.index, req)) {
           anyOpen = true;
-          bestOpen = Math.min(bestOpen, -boundOf(keyed.masks.get(c) ?? 0));
+          bestOpen = Math.min(bestOpen, -boundOf(c < masks.of.length ? masks.of[c]! : 0));
         }
       }
     }
@@ -1084,6 +1138,7 @@ class LeadRanker {
         const uid = units.uid[u]!;
         matched.set(uid, { found: NO_FLAGS, score: scores[u]!, part: parts[u]!, together: false });
         ids.push(uid);
+        this.settledUnits.set(uid, u);
       }
       const settled = settle(this.index, this.chunks, req, candidatesOf(this.index, req, matched, ids, () => allTerms, this.chunks));
       if (settled.unique.length >= need || take === len) return { settled, complete: take === len };
@@ -1093,14 +1148,9 @@ class LeadRanker {
 
   /** Part `n` of unit `uid` from its lead (TermScan.leadPart). */
   leadPart(uid: number, n: number): StoredPart | undefined {
-    const { units } = this;
-    if (!this.byUid) {
-      this.byUid = new Map();
-      for (let u = 0; u < units.count; u++) this.byUid.set(units.uid[u]!, u);
-    }
-    const u = this.byUid.get(uid);
+    const u = this.settledUnits.get(uid);
     if (u === undefined) return undefined;
-    const lead = units.lead[u]!;
+    const lead = this.units.lead[u]!;
     const ordinal = uid - lead.firstUnit;
     const dir = lead.dir;
     let at = 0;
@@ -1130,7 +1180,7 @@ export function search(index: IndexDb, req: SearchRequest): SearchResult {
       const lowered = words.map((w) => w.toLowerCase());
       const scan = new TermScan(index, req, lowered, chunks);
       const rank = ranking(index, scan);
-      const idf = rank.lead ? levelIdf(scan, keyedChunks(index, lowered), rank, 1) : undefined;
+      const idf = rank.lead ? levelIdf(scan, new KeyedChunks(index, lowered), rank, 1) : undefined;
       scan.read(candidateChunks(index, lowered, req.operator));
       const matched = rankUnits(rank.totals, [...scan.units].filter(([, u]) => u.full), idf, req.operator === 'and');
       const ids = [...matched.keys()].filter((uid) => req.operator !== 'and' || matched.get(uid)!.together);
