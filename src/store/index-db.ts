@@ -766,7 +766,9 @@ export class IndexDb {
   /** Chunks holding every key of one of the key lists (an FTS5 query over the key tokens). */
   chunksWithKeys(alternatives: number[][]): number[] {
     const expr = alternatives.map((keys) => `(${keys.map((k) => `"${keyToken(k)}"`).join(' AND ')})`).join(' OR ');
-    return this.stmt('SELECT rowid FROM grams WHERE grams MATCH ?').pluck().all(expr) as number[];
+    // One JSON array rather than a row per chunk: a common word's keys match nearly every chunk, and
+    // making thousands of rows cost more than the match.
+    return JSON.parse(this.stmt('SELECT json_group_array(rowid) FROM grams WHERE grams MATCH ?').pluck().get(expr) as string) as number[];
   }
 
   chunk(id: number): StoredChunk | undefined {

@@ -587,7 +587,7 @@ class KeyedChunks {
   masks(): { of: Int32Array; distinct: number[] } {
     if (this.bits) return this.bits;
     let size = 0;
-    for (const ids of this.lists) if (ids && ids.length > 0) size = Math.max(size, ids[ids.length - 1]! + 1);
+    for (const ids of this.lists) if (ids) for (let i = 0; i < ids.length; i++) if (ids[i]! >= size) size = ids[i]! + 1;
     const of = new Int32Array(size);
     const met: number[] = [];
     this.lists.forEach((ids, t) => {
