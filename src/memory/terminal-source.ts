@@ -2,7 +2,7 @@
 // p1 prompt, p2 command, p3 output.
 import { basename } from 'node:path';
 import { SivtrError } from '../errors.js';
-import { isRecord, normaliseRaw, parseRawEntryLine, type SessionEntry } from '../session/entry.js';
+import { isRecord, normaliseRaw, parseRawEntryLine, recordTitle, type SessionEntry } from '../session/entry.js';
 import { activeCaptureRules, applyCaptureRules } from '../session/capture-rules.js';
 import { compareFile, edgesOf, filesUnchanged, pathsFingerprint, pathsUnchanged, type FileMark } from '../session/file-mark.js';
 import { jsonlLinesSync } from '../session/jsonl.js';
@@ -11,14 +11,9 @@ import { readSpan, recordCounts, spanCount, spanIsRecord, type LogScan } from '.
 import { terminalsDir } from '../session/paths.js';
 import { displayIds, matchId } from './display-id.js';
 import { formatRef } from './ref.js';
-import type { IndexContext, IndexPlan, ListOptions, OpenedSession, Part, SessionChange, SessionInfo, Source, SourceIndex, Unit } from './types.js';
+import type { IndexContext, IndexPlan, ListOptions, OpenedSession, Part, RecordVisitor, SessionChange, SessionInfo, Source, SourceIndex, Unit } from './types.js';
 
 const logId = (path: string): string => basename(path).replace(/\.jsonl$/, '');
-
-function firstLine(text: string): string {
-  const nl = text.indexOf('\n');
-  return nl === -1 ? text : text.slice(0, nl);
-}
 
 function partsOf(entry: SessionEntry): Part[] {
   return [
@@ -28,7 +23,7 @@ function partsOf(entry: SessionEntry): Part[] {
   ];
 }
 
-const titleOf = (entry: SessionEntry): string => firstLine(entry.command.trim()) || firstLine(entry.output.trim());
+const titleOf = recordTitle;
 
 function withMetadata(unit: Unit, entry: Pick<SessionEntry, 'ended_at' | 'cwd' | 'exit_code' | 'duration_ms'>): Unit {
   if (entry.ended_at !== undefined) unit.at = entry.ended_at;
@@ -153,7 +148,7 @@ function infoFor(log: { id: string; path: string; mtimeMs?: number }, displayId:
 }
 
 /** A log brought up to date: unchanged, its appended lines only, or read again whole. */
-async function updateLog(log: TerminalLogInfo, old: FileMark | undefined): Promise<SessionChange> {
+async function updateLog(log: TerminalLogInfo, old: FileMark | undefined, visit?: RecordVisitor): Promise<SessionChange> {
   const change = compareFile(log.path, log.size, log.mtimeMs, old);
   if (change === 'unchanged') return { kind: 'unchanged' };
   const grew = change === 'appended' && old !== undefined;
@@ -179,7 +174,9 @@ async function updateLog(log: TerminalLogInfo, old: FileMark | undefined): Promi
     }
     positions++;
     start = end;
-    if (isRecord(entry)) units.push(new ReadTerminalUnit(log.id, positions, entry));
+    if (!isRecord(entry)) continue;
+    if (visit) visit(entry, positions);
+    else units.push(new ReadTerminalUnit(log.id, positions, entry));
   }
   return {
     kind: 'read',
@@ -200,7 +197,7 @@ const terminalIndex: SourceIndex = {
     const logs = listTerminalLogs(ctx.env);
     return {
       fingerprint: pathsFingerprint(dir, [dir]),
-      sessions: logs.map((log) => ({ id: log.id, update: () => updateLog(log, ctx.mark(log.path)) })),
+      sessions: logs.map((log) => ({ id: log.id, update: (visit?: RecordVisitor) => updateLog(log, ctx.mark(log.path), visit) })),
     };
   },
 };

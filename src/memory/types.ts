@@ -1,6 +1,7 @@
 // What copy / show / diff / search see, whatever the source (docs/architecture.md).
 import type { BlockFacts, BlockKind, TokenUsage, TurnEnd } from '../agents/types.js';
 import type { FileMark, FileStamp, PathProbe } from '../session/file-mark.js';
+import type { SessionEntry } from '../session/entry.js';
 
 export type PartKind = BlockKind | 'prompt' | 'command' | 'output';
 
@@ -109,11 +110,20 @@ export type IndexContext = {
   mark(key: string): SessionMark | undefined;
 };
 
+/**
+ * Given to a record source's `update`: each record read is handed to it, in order, with its
+ * index, and not made a unit (the change's `units` is then empty). The index packs a terminal
+ * log's records this way as they are read, so no unit is made per record. The entry is only
+ * lent: it may not be kept. A streamed record has a time of its own or none (`fallbackAt` does
+ * not apply to it).
+ */
+export type RecordVisitor = (entry: SessionEntry, index: number) => void;
+
 /** What indexing is to do for a source: every session there is now, each read on demand. */
 export type IndexPlan = {
   /** Kept once every session is indexed; a source whose fingerprint is unchanged is skipped next time. */
   fingerprint?: string;
-  sessions: { id: string; update(): Promise<SessionChange> }[];
+  sessions: { id: string; update(records?: RecordVisitor): Promise<SessionChange> }[];
   /** Releases what the plan holds open (a database). */
   close?(): void;
 };

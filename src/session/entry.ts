@@ -40,6 +40,9 @@ function crlf(text: string): string {
 
 /** Plain and ANSI variants of one field; `ansi` is undefined when it adds nothing. */
 function renderField(plainSource: string, ansiSource: string | undefined): { plain: string; ansi?: string } {
+  // Plain text (no ESC, CSI, CR or other control character; nearly every prompt and output):
+  // nothing for the model or the colour pass to do.
+  if (ansiSource === undefined && !NEEDS_MODEL.test(plainSource)) return { plain: trimTrailingNewlines(plainSource) };
   const raw = crlf(plainSource);
   const plain = NEEDS_MODEL.test(raw) ? renderTerminalText(raw).plain : trimTrailingNewlines(raw);
   const colourSource = ansiSource !== undefined ? crlf(ansiSource) : raw;
@@ -69,7 +72,7 @@ export function makeEntry(fields: EntryFields): SessionEntry {
   const rawPrompt = crlf(fields.prompt ?? '');
   const prompt = renderField(rawPrompt, fields.prompt_ansi);
   // A prompt keeps one trailing newline: it decides whether the command goes on the next line.
-  const promptNewline = /\n$/.test(rawPrompt) && prompt.plain !== '' ? '\n' : '';
+  const promptNewline = rawPrompt.endsWith('\n') && prompt.plain !== '' ? '\n' : '';
   const output = renderField(fields.output ?? '', fields.output_ansi);
   const entry: SessionEntry = {
     prompt: prompt.plain + promptNewline,
@@ -137,10 +140,24 @@ export function serializeEntry(entry: SessionEntry): string {
   return JSON.stringify(makeEntry(entry));
 }
 
+/** True when `text` holds a character that is not white space (what trim() would keep), without trim()'s copy. */
+export function hasText(text: string): boolean {
+  const first = text.charCodeAt(0);
+  return (first > 32 && first < 127) || /\S/.test(text);
+}
+
 /** An entry with neither command nor output is not a record, but it keeps its position. */
 export function isRecord(entry: SessionEntry): boolean {
-  return entry.command.trim() !== '' || entry.output.trim() !== '';
+  return hasText(entry.command) || hasText(entry.output);
 }
+
+function firstLine(text: string): string {
+  const nl = text.indexOf('\n');
+  return nl === -1 ? text : text.slice(0, nl);
+}
+
+/** A record's title: the first line of its command, else of its output. */
+export const recordTitle = (entry: Pick<SessionEntry, 'command' | 'output'>): string => firstLine(entry.command.trim()) || firstLine(entry.output.trim());
 
 /** Where the command goes relative to the prompt, exactly as a terminal showed it. */
 export function renderInput(prompt: string, command: string): string {

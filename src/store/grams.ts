@@ -124,6 +124,34 @@ export class KeySet {
     }
   }
 
+  /**
+   * Adds the keys of the ASCII text in `bytes` from `from` to `to`, exactly as addTextLowering
+   * of that text would (every byte below 0x80 is its own code unit): a chunk of terminal records
+   * is nearly always ASCII, and its parts are read in place from the chunk's buffer.
+   */
+  addAsciiBytes(bytes: Uint8Array, from: number, to: number): void {
+    if (to - from < 2) return;
+    const { bits, keys } = this;
+    let a = bytes[from]!;
+    let b = bytes[from + 1]!;
+    if (a >= 65 && a <= 90) a |= 32;
+    if (b >= 65 && b <= 90) b |= 32;
+    for (let i = from + 2; i < to; i++) {
+      let c = bytes[i]!;
+      if (c >= 65 && c <= 90) c |= 32;
+      const key = trigram(a, b, c);
+      const word = key >>> 5;
+      const bit = 1 << (key & 31);
+      const had = bits[word]!;
+      if ((had & bit) === 0) {
+        bits[word] = had | bit;
+        keys.push(key);
+      }
+      a = b;
+      b = c;
+    }
+  }
+
   /** `text`'s UTF-16 code units, in a buffer reused from one text to the next. */
   private codeUnits(text: string): Uint16Array {
     const n = text.length;

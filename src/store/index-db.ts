@@ -14,8 +14,8 @@ import { ensurePrivateDir } from '../files.js';
 import { PART_WEIGHT, unitText, type SessionDoc, type UnitDoc } from './docs.js';
 import type { Statement } from 'better-sqlite3';
 import { KeySet, keyToken } from './grams.js';
-import { decodeRecords, encodeRecords, MAX_RECORDS, RECORD_KINDS, recordEntry, recordsFirstUnit, type RecordEntry, type RecordList } from './record-chunks.js';
-import type { SessionChange, Unit } from '../memory/types.js';
+import { decodeRecords, RECORD_KINDS, recordsFirstUnit, type RecordList } from './record-chunks.js';
+import type { SessionChange } from '../memory/types.js';
 import { LeadPostings } from './lead-postings.js';
 import type { BrotliOptions } from 'node:zlib';
 import { zlib } from './lazy-zlib.js';
@@ -101,7 +101,7 @@ CREATE VIRTUAL TABLE IF NOT EXISTS grams USING fts5 (keys, content='', contentle
 `;
 
 /** Characters of text per chunk: large enough to share keys across units, small enough to confirm quickly. */
-const CHUNK_CHARS = 64 * 1024;
+export const CHUNK_CHARS = 64 * 1024;
 
 export type ChunkRow = { id: number; session: number; first_unit: number; parts: string; data: Buffer; records: Buffer | null };
 
@@ -169,7 +169,7 @@ export function decodeLeadDir(dir: Uint8Array): PartDir[] {
   return out;
 }
 
-const RAW = Buffer.of(0);
+export const RAW = Buffer.of(0);
 const BROTLI = Buffer.of(2);
 
 /** A stored blob's bytes (its first byte says how it is stored: 0 as is, 1 deflated, 2 brotli). */
@@ -187,7 +187,7 @@ const decode = (data: Buffer): string => unpack(data).toString('utf8');
  */
 const brotliOptions = (body: Buffer): BrotliOptions => ({ params: { [zlib().constants.BROTLI_PARAM_QUALITY]: 1, [zlib().constants.BROTLI_PARAM_SIZE_HINT]: body.length } });
 
-const compressSync = (body: Buffer): Buffer => Buffer.concat([BROTLI, zlib().brotliCompressSync(body, brotliOptions(body))]);
+export const compressSync = (body: Buffer): Buffer => Buffer.concat([BROTLI, zlib().brotliCompressSync(body, brotliOptions(body))]);
 
 /**
  * How a session's chunk texts are stored. The memory index never compresses. The file index
@@ -305,9 +305,20 @@ const BASE36 = Buffer.from('0123456789abcdefghijklmnopqrstuvwxyz', 'latin1');
  * parts is never asked for (a match lies within one part).
  */
 function keyTokens(texts: readonly string[]): string {
+  const keys = packingKeys();
+  for (const text of texts) keys.addTextLowering(text);
+  return keysAsTokens(keys);
+}
+
+/** The key set chunks are packed with, emptied (one per thread: 256 KB of bits, cleared key by key). */
+export function packingKeys(): KeySet {
   const keys = (keySet ??= new KeySet());
   keys.next();
-  for (const text of texts) keys.addTextLowering(text);
+  return keys;
+}
+
+/** A chunk's FTS5 row: its distinct keys as tokens (see keyTokens). */
+export function keysAsTokens(keys: KeySet): string {
   const list = keys.keys;
   // A key is below 2^21: at most five base-36 digits, and a space.
   const room = 6 * list.length;
@@ -380,70 +391,14 @@ function packRaw(docs: UnitDoc[]): { chunks: PackedChunk[]; raw: Buffer[] } {
   return { chunks, raw };
 }
 
-/** Which of a record's parts (p1 prompt, p2 command, p3 output) are of a lead kind. */
-const RECORD_LEAD = RECORD_KINDS.map(isLeadKind);
-
-/**
- * Terminal records packed as packRaw packs units, straight from the units: no doc, no digest
- * and no unit row per record. The text and the gram keys are those packRaw would give the
- * records' docs.
- */
-function packRecordsRaw(units: Unit[], fallbackAt: string | undefined, compress: boolean): { chunks: PackedChunk[]; raw: Buffer[] } {
-  const chunks: PackedChunk[] = [];
-  const raw: Buffer[] = [];
-  let records: RecordEntry[] = [];
-  let texts: string[] = [];
-  let chars = 0;
-  let lo = 0;
-  // The lead (see leadOf): the records' parts of a lead kind, their commands.
-  let leadDir: PartDir[] = [];
-  let leadTexts: string[] = [];
-  const kept: (string | undefined)[] = [undefined, undefined, undefined];
-  const flush = (): void => {
-    const text = texts.join('\u0000');
-    const list = encodeRecords(records);
-    const stored = worthCompressing(list, compress) ? compressSync(list) : Buffer.concat([RAW, list]);
-    chunks.push({ lo, docs: [], parts: '', nparts: texts.length, nchars: text.length, keys: keyTokens(texts), data: RAW, lead: leadOf(leadDir, leadTexts), records: stored, count: records.length });
-    raw.push(Buffer.from(text, 'utf8'));
-    records = [];
-    texts = [];
-    leadDir = [];
-    leadTexts = [];
-    chars = 0;
-  };
-  for (const unit of units) {
-    if (records.length === 0) lo = unit.index;
-    const ordinal = records.length;
-    records.push(recordEntry(unit, kept, fallbackAt));
-    for (let i = 0; i < 3; i++) {
-      const text = kept[i];
-      if (text === undefined) continue;
-      texts.push(text);
-      chars += text.length + 1;
-      if (RECORD_LEAD[i]) {
-        leadDir.push([ordinal, i + 1, RECORD_KINDS[i]!, null, text.length, i + 1]);
-        leadTexts.push(text);
-      }
-    }
-    if (chars >= CHUNK_CHARS || records.length >= MAX_RECORDS) flush();
-  }
-  if (records.length > 0) flush();
-  return { chunks, raw };
-}
-
 /** Small texts are not worth compressing; the memory index never compresses. */
-const worthCompressing = (raw: Buffer, compress: boolean): boolean => compress && raw.length >= 512;
+export const worthCompressing = (raw: Buffer, compress: boolean): boolean => compress && raw.length >= 512;
 
 export function packUnits(docs: UnitDoc[], storage: TextStorage): PackedChunk[] {
   return encode(packRaw(docs), storage);
 }
 
-/** Terminal records packed (see packRecordsRaw). */
-export function packRecords(units: Unit[], fallbackAt: string | undefined, storage: TextStorage): PackedChunk[] {
-  return encode(packRecordsRaw(units, fallbackAt, storage.persistent), storage);
-}
-
-function encode({ chunks, raw }: { chunks: PackedChunk[]; raw: Buffer[] }, storage: TextStorage): PackedChunk[] {
+export function encode({ chunks, raw }: { chunks: PackedChunk[]; raw: Buffer[] }, storage: TextStorage): PackedChunk[] {
   const compress = compressTexts(raw, storage);
   chunks.forEach((c, i) => {
     const body = raw[i]!;
@@ -457,16 +412,7 @@ export async function packUnitsAsync(docs: UnitDoc[], storage: TextStorage): Pro
   return encodeAsync(packRaw(docs), storage);
 }
 
-/**
- * packRecords with the text compressed on the thread pool: the chunks are known at once (their
- * sizes count toward a write batch), their data once `ready` resolves.
- */
-export function packRecordsAsync(units: Unit[], fallbackAt: string | undefined, storage: TextStorage): { chunks: PackedChunk[]; ready: Promise<PackedChunk[]> } {
-  const packed = packRecordsRaw(units, fallbackAt, storage.persistent);
-  return { chunks: packed.chunks, ready: encodeAsync(packed, storage) };
-}
-
-async function encodeAsync({ chunks, raw }: { chunks: PackedChunk[]; raw: Buffer[] }, storage: TextStorage): Promise<PackedChunk[]> {
+export async function encodeAsync({ chunks, raw }: { chunks: PackedChunk[]; raw: Buffer[] }, storage: TextStorage): Promise<PackedChunk[]> {
   const compress = compressTexts(raw, storage);
   await Promise.all(
     chunks.map(async (c, i) => {

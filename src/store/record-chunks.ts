@@ -6,8 +6,7 @@
 // unit rows: a grown transcript rewrites only the turns that changed, which needs their digests.
 import { zlib } from './lazy-zlib.js';
 import { findSource } from '../memory/sources.js';
-import type { Unit } from '../memory/types.js';
-import { epochMs, keptText, statusOf, type StatusName } from './docs.js';
+import { epochMs, type StatusName } from './docs.js';
 
 /**
  * Record k of chunk c has the unit id -c·RECORD_SPAN + k: negative, so it never meets a unit
@@ -35,7 +34,6 @@ export function storesRecords(source: string): boolean {
 /** A record's parts, always these three in this order (p1 prompt, p2 command, p3 output). */
 export const RECORD_KINDS = ['prompt', 'command', 'output'] as const;
 
-const STATUS_LETTER: Record<StatusName, string> = { success: 's', failure: 'f', unknown: 'u' };
 const STATUS_OF_LETTER: Record<string, StatusName> = { s: 'success', f: 'failure', u: 'unknown' };
 
 /**
@@ -43,21 +41,6 @@ const STATUS_OF_LETTER: Record<string, StatusName> = { s: 'success', f: 'failure
  * letter, title, then the length of each part's kept text (-1: blank, not kept).
  */
 export type RecordEntry = [index: number, atText: string | null, cwd: string | null, status: string, title: string, prompt: number, command: number, output: number];
-
-/** A record's kept part texts (undefined: blank) and its entry, built in one pass over its parts. */
-export function recordEntry(unit: Unit, texts: (string | undefined)[], fallbackAt?: string): RecordEntry {
-  const parts = unit.parts;
-  if (parts.length !== 3) throw new Error(`a terminal record has parts p1-p3, not ${parts.length}`);
-  const lengths = [-1, -1, -1];
-  for (let i = 0; i < 3; i++) {
-    const p = parts[i]!;
-    if (p.n !== i + 1 || p.kind !== RECORD_KINDS[i]) throw new Error(`a terminal record's p${i + 1} is its ${RECORD_KINDS[i]}`);
-    const text = keptText(p.kind, p.text);
-    texts[i] = text;
-    if (text !== undefined) lengths[i] = text.length;
-  }
-  return [unit.index, unit.at ?? fallbackAt ?? null, unit.cwd ?? null, STATUS_LETTER[statusOf(unit)], unit.title, lengths[0]!, lengths[1]!, lengths[2]!];
-}
 
 /** A record's metadata as search reads it. */
 export type RecordMeta = { idx: number; at: number | null; atText: string | null; cwd: string | null; status: StatusName; title: string };
@@ -141,25 +124,6 @@ export class RecordList {
     }
     return e;
   }
-}
-
-/**
- * The stored list's body: the record count (u32), per record its part lengths (int32 ×3, -1:
- * blank), per record the byte length of its metadata (u32), then the metadata: per record the
- * JSON of [index, time as written, cwd, status letter, title]. Little-endian, as every platform
- * sivtr runs on is (the typed views read it in the platform's order).
- */
-export function encodeRecords(records: RecordEntry[]): Buffer {
-  const count = records.length;
-  const metas = records.map((r) => Buffer.from(JSON.stringify([r[0], r[1], r[2], r[3], r[4]]), 'utf8'));
-  const head = Buffer.alloc(4 + count * 16);
-  head.writeUInt32LE(count, 0);
-  for (let k = 0; k < count; k++) {
-    const r = records[k]!;
-    for (let i = 0; i < 3; i++) head.writeInt32LE(r[5 + i] as number, 4 + 12 * k + 4 * i);
-    head.writeUInt32LE(metas[k]!.length, 4 + 12 * count + 4 * k);
-  }
-  return Buffer.concat([head, ...metas]);
 }
 
 /** The stored list (one byte saying how: 0 as is, 1 deflated, 2 brotli, then the body of encodeRecords). */

@@ -22,7 +22,8 @@ import { findSource } from '../memory/sources.js';
 import type { SessionChange, SessionMark } from '../memory/types.js';
 import { useCaptureRules, type CaptureRulesData } from '../session/capture-rules.js';
 import { unitDoc, type UnitDoc } from './docs.js';
-import { bytesRead, packRecords, packUnits, type PackedChunk } from './index-db.js';
+import { bytesRead, packUnits, type PackedChunk } from './index-db.js';
+import { packRecords } from './record-pack.js';
 import { storesRecords } from './record-chunks.js';
 
 /** What the helper needs to plan a source as the main thread did. */

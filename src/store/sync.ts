@@ -18,8 +18,9 @@ import { activeCaptureRules } from '../session/capture-rules.js';
 import type { IndexPlan, SessionChange, SessionMark, Source } from '../memory/types.js';
 import { count } from '../plural.js';
 import { unitDoc, type UnitDoc } from './docs.js';
-import { bytesRead, packRecordsAsync, packUnitsAsync, type IndexDb, type PackedChunk, type ReplacePlan } from './index-db.js';
+import { bytesRead, packUnitsAsync, type IndexDb, type PackedChunk, type ReplacePlan } from './index-db.js';
 import { storesRecords } from './record-chunks.js';
+import { encodeRecords, RecordPacker, type PackedRecords } from './record-pack.js';
 import { SyncHelper, type HelperResult } from './sync-helper.js';
 
 /** What a sync did: tests read it (SIVTR_INDEX_STATS=1) to prove tails are parsed, not files. */
@@ -82,7 +83,7 @@ const MAX_PENDING_MS = 1000;
 /**
  * Sessions read but not yet written: written together, so ten thousand small ones are not ten
  * thousand transactions. Their chunks are compressed on the thread pool while the next sessions are
- * read; a flush waits for them.
+ * read; a flush waits for them. (A terminal log's chunks, small, are compressed at once: record-pack.ts.)
  */
 class WriteBatch {
   private pending: Pending[] = [];
@@ -90,7 +91,7 @@ class WriteBatch {
   private chars = 0;
   private since = 0;
   /** Terminal records are packed as records (record-chunks.ts), agent turns as docs. */
-  private readonly records: boolean;
+  readonly records: boolean;
 
   constructor(
     private readonly index: IndexDb,
@@ -100,8 +101,11 @@ class WriteBatch {
     this.records = storesRecords(source);
   }
 
-  /** A session read here, or by the helper (its docs and every unit packed already). */
-  async add(change: Read, helped?: Required<Omit<HelperResult, 'change'>>): Promise<void> {
+  /**
+   * A session read here, or by the helper (its docs and every unit packed already). A log of
+   * records read here comes packed as it was read (`streamed`), or as units.
+   */
+  async add(change: Read, helped?: Required<Omit<HelperResult, 'change'>>, streamed?: PackedRecords): Promise<void> {
     const { records } = this;
     const docs = helped || records ? (helped?.docs ?? []) : change.units.map((u) => unitDoc(u, change.fallbackAt));
     const units = change.units;
@@ -116,10 +120,15 @@ class WriteBatch {
       if (change.how === 'append' || records) entry.packed = packed;
       else entry.prepared = { plan: { start: -Infinity, written: docs.length, kept: 0 }, packed };
     } else if (records) {
-      const { chunks, ready } = packRecordsAsync(units, change.fallbackAt, { persistent: this.index.persistent, sourceBytes: bytesRead(change) });
-      for (const c of chunks) this.chars += c.nchars;
-      entry.ready = ready.then((packed) => void (entry.packed = packed));
-      entry.ready.catch(() => {}); // awaited (and its failure thrown) by flush
+      let packed = streamed;
+      if (packed === undefined) {
+        const packer = new RecordPacker(change.fallbackAt);
+        for (const unit of units) packer.addUnit(unit);
+        packed = packer.finish();
+      }
+      entry.count = packed.count;
+      for (const c of packed.chunks) this.chars += c.nchars;
+      entry.packed = encodeRecords(packed, { persistent: this.index.persistent, sourceBytes: bytesRead(change) });
     } else {
       entry.ready =
         change.how === 'append'
@@ -203,8 +212,11 @@ function removeMissing(index: IndexDb, source: string, present: Set<string>, sta
 
 type SourcePlan = { source: Source; plan: IndexPlan; previous: string; marks: Map<string, SessionMark> };
 
-/** A session's turn to be written: what reading it gave, once it has been read (here or by the helper). */
-type Slot = { outcome?: { change: SessionChange; helped?: HelperResult }; settled: boolean; wait?: Promise<void>; seq?: number; bytes?: number };
+/**
+ * A session's turn to be written: what reading it gave, once it has been read (here or by the
+ * helper); `streamed`: a log's records, packed as they were read here.
+ */
+type Slot = { outcome?: { change: SessionChange; helped?: HelperResult; streamed?: PackedRecords }; settled: boolean; wait?: Promise<void>; seq?: number; bytes?: number };
 
 /** The bytes of a session's chunks as the helper packed them. */
 const packedBytes = (helped: HelperResult): number => (helped.packed ?? []).reduce((n, c) => n + (c.data as Uint8Array).byteLength + (c.records?.byteLength ?? 0) + (c.lead?.text.length ?? 0), 0);
@@ -328,9 +340,9 @@ function coreFree(before: CpuTimes | undefined, now: CpuTimes | undefined): bool
   return ((now.idle - before.idle) / (now.total - before.total)) * availableParallelism() >= 0.5;
 }
 
-async function readHere(session: IndexPlan['sessions'][number]): Promise<SessionChange> {
+async function readHere(session: IndexPlan['sessions'][number], packer?: RecordPacker): Promise<SessionChange> {
   try {
-    return await session.update();
+    return await session.update(packer?.visit);
   } catch (error) {
     return { kind: 'failed', why: `${session.id} (${(error as { code?: string }).code ?? (error as Error).message})` };
   }
@@ -362,8 +374,10 @@ async function applyPlans(index: IndexDb, plans: SourcePlan[], stats: SyncStats,
   let aheadBytes = 0; // of what the helper gave back for sessions not yet written
   const here = async (i: number): Promise<void> => {
     slots[i] = { settled: false };
-    const change = await readHere(items[i]!.session);
-    slots[i] = { outcome: { change }, settled: true };
+    // A log of records is packed as it is read: no unit is made per record.
+    const packer = storesRecords(items[i]!.sp.source.name) ? new RecordPacker() : undefined;
+    const change = await readHere(items[i]!.session, packer);
+    slots[i] = { outcome: { change, streamed: packer && change.kind === 'read' ? packer.finish() : undefined }, settled: true };
   };
   /** The first session after `w` (within MAX_AHEAD) the helper was given and has not started, taken back; -1 when there is none. */
   const takeBackAfter = (helper: SyncHelper, w: number): number => {
@@ -426,7 +440,7 @@ async function applyPlans(index: IndexDb, plans: SourcePlan[], stats: SyncStats,
       else if (next < items.length && next - w < MAX_AHEAD) await here(next++);
       else await Promise.race([slot.wait, helper?.nextEvent()]);
     }
-    const { change, helped } = slots[w]!.outcome!;
+    const { change, helped, streamed } = slots[w]!.outcome!;
     aheadBytes -= slots[w]!.bytes ?? 0;
     slots[w] = { settled: true }; // written: let it go
     if (helped) stats.sessionsHelped++;
@@ -436,7 +450,7 @@ async function applyPlans(index: IndexDb, plans: SourcePlan[], stats: SyncStats,
     else if (change.kind === 'failed') current.write.failures.push(change.why);
     else {
       stats.linesParsed += change.lines ?? 0;
-      await current.write.batch.add(change, helped?.docs && helped.packed ? { docs: helped.docs, packed: helped.packed } : undefined);
+      await current.write.batch.add(change, helped?.docs && helped.packed ? { docs: helped.docs, packed: helped.packed } : undefined, streamed);
     }
     progress.step();
   }

@@ -42,6 +42,22 @@ describe('gram keys', () => {
     }
   });
 
+  it('are the same read from ASCII bytes in place as from the text, part by part', () => {
+    const printable = 'abcXYZ_019 \n\t-.:/"ZzAa@[`{~';
+    for (let seed = 1; seed <= 200; seed++) {
+      const parts = [sample(seed, seed % 5, printable), sample(seed + 1, 1 + (seed % 61), printable), sample(seed + 2, seed % 3, printable)];
+      const bytes = Buffer.from(`#${parts.join('\0')}#`, 'latin1');
+      const fromBytes = keysOf((k) => {
+        let at = 1;
+        for (const p of parts) {
+          k.addAsciiBytes(bytes, at, at + p.length);
+          at += p.length + 1;
+        }
+      });
+      expect(fromBytes, parts.join('|')).toEqual(keysOf((k) => parts.forEach((p) => k.addTextLowering(p))));
+    }
+  });
+
   it('hold every key a query term needs, whatever its case', () => {
     const text = 'Merge PR1137: rename to Snake_Case_Helpers; 会话记录 saved';
     const held = new Set(keysOf((k) => k.addTextLowering(text)));
