@@ -370,6 +370,14 @@ class CodexReader {
     }
   }
 
+  /**
+   * The id, cwd, start and title (the first real user message of the item stream, which then
+   * wins) can no longer change: each is kept once set, and only a rollback removes a user turn.
+   */
+  summaryKnown(): boolean {
+    return this.id !== undefined && this.cwd !== undefined && this.startedAt !== undefined && this.sawItemMessages && this.itemTurns.length > 0;
+  }
+
   recordChange(callId: string, record: string, files: string[]): void {
     if (files.length === 0 || this.fileChanges.has(callId)) return;
     const change: RecordedChange = { record, files, scope: 'call' };
@@ -572,6 +580,11 @@ function summarizeHead(path: string, headText: string, whole: boolean, mtimeMs: 
   let source: unknown;
   let firstMeta = true;
   let parsed = 0;
+  // Of a file larger than the head, the summary takes the last activity from its tail: once the
+  // head's lines have given everything else, the rest of the head changes nothing, unless a
+  // rollback in it undoes turns (then it is read to its end). A cold index build lists every
+  // rollout before reading them, and parsing whole 256 KiB heads was most of that listing.
+  const stopEarly = !whole && !headText.includes('thread_rolled_back');
   for (const { line, terminated } of textLines(headText, { cutTail: !whole })) {
     const r = parseJsonlLine(line, newJsonlStats(), !terminated);
     if (!isObject(r)) continue;
@@ -582,6 +595,7 @@ function summarizeHead(path: string, headText: string, whole: boolean, mtimeMs: 
       source = p.source;
     }
     reader.line(r);
+    if (stopEarly && reader.summaryKnown()) break;
   }
   if (reader.id === undefined && parsed === 0) {
     // The first line alone exceeds the head (huge instructions): pick the fields by pattern.

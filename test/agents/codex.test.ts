@@ -60,6 +60,37 @@ describe('codex: discovery', () => {
   });
 });
 
+describe('codex: listing a rollout larger than its head (256 KiB)', () => {
+  const rec = (ts: string, type: string, payload: object) => JSON.stringify({ timestamp: `2026-04-01T10:${ts}.000Z`, type, payload });
+  const user = (ts: string, text: string) => [rec(ts, 'response_item', { type: 'message', role: 'user', content: [{ type: 'input_text', text }] }), rec(ts, 'event_msg', { type: 'user_message', message: text })];
+  const reply = (ts: string, text: string) => rec(ts, 'response_item', { type: 'message', role: 'assistant', content: [{ type: 'output_text', text }] });
+  const filler = (ts: string, n: number) => Array.from({ length: n }, (_, i) => rec(ts, 'response_item', { type: 'function_call_output', call_id: `c${i}`, output: 'x'.repeat(4000) }));
+  const write = (id: string, lines: string[]) => {
+    const path = join(h.home, '.codex', 'sessions', '2026', '04', '01', `rollout-2026-04-01T10-00-00-${id}.jsonl`);
+    mkdirSync(dirname(path), { recursive: true });
+    writeFileSync(path, lines.join('\n') + '\n');
+    return path;
+  };
+  const meta = (id: string) => rec('00:00', 'session_meta', { id, timestamp: '2026-04-01T10:00:00.000Z', cwd: join(h.work, 'app'), source: 'cli' });
+
+  it('titles it by its first message, and by the first message a rollback in the head left', () => {
+    const plain = '019d0000-1111-7aaa-8bbb-000000000001';
+    const rolled = '019d0000-1111-7aaa-8bbb-000000000002';
+    // Later turns and a rollback beyond the head change nothing the listing shows.
+    const paths = [
+      write(plain, [meta(plain), ...user('00:01', 'first ask'), reply('00:02', 'done'), ...filler('00:03', 40), ...user('00:04', 'second ask'), ...filler('00:05', 40), rec('00:06', 'event_msg', { type: 'thread_rolled_back', num_turns: 2 })]),
+      write(rolled, [meta(rolled), ...user('00:01', 'first ask'), reply('00:02', 'done'), rec('00:03', 'event_msg', { type: 'thread_rolled_back', num_turns: 1 }), ...user('00:04', 'asked again'), ...filler('00:05', 80)]),
+    ];
+    try {
+      const list = listJson(h, ['codex', '--global']);
+      expect(list.find((s) => s.id === plain)).toMatchObject({ title: 'first ask', cwd: join(h.work, 'app'), updated_at: '2026-04-01T10:00:06.000Z' });
+      expect(list.find((s) => s.id === rolled)).toMatchObject({ title: 'asked again', cwd: join(h.work, 'app'), updated_at: '2026-04-01T10:00:05.000Z' });
+    } finally {
+      for (const path of paths) rmSync(path);
+    }
+  });
+});
+
 describe('codex: eras', () => {
   it('bare era: response items without envelopes, legacy shell output unwrapped', () => {
     const [t] = turns(BARE);
