@@ -196,7 +196,7 @@ export class SyncHelper {
   }
 }
 
-/** The helper's side: wait to be told what to plan, plan it, then read each session asked for that it claims first. */
+/** The helper's side: wait to be told what to plan, then read each session asked for that it claims first, planning its source the first time. */
 export function serveSyncHelper(): void {
   const { isMainThread, parentPort, workerData } = workerThreads();
   const start = (workerData as Record<string, HelperStart> | undefined)?.[WORKER_KEY];
@@ -218,17 +218,19 @@ export function serveSyncHelper(): void {
   // One session at a time, in the order they were handed over: a session is claimed only when
   // its reading starts, so the main thread can take back every one still waiting.
   const waiting: Job[] = [];
-  let sessions: Map<string, Map<string, () => Promise<SessionChange>>> | undefined;
   let plan: HelperPlan | undefined;
+  /** Each source's sessions, planned when the first of them is asked for (the main thread may read the rest of a short build alone). */
+  const planned = new Map<string, Map<string, () => Promise<SessionChange>> | undefined>();
   let busy = false;
   const work = async (): Promise<void> => {
-    if (busy || !sessions || !plan) return;
+    if (busy || !plan) return;
     busy = true;
     try {
       for (let job = waiting.shift(); job !== undefined && answered < lastAnswer; job = waiting.shift()) {
         if (Atomics.compareExchange(claims, job.seq % CLAIMS, job.seq, -job.seq) !== job.seq) continue; // taken back
         const seq = job.seq;
-        const result = await readOne(plan, sessions, job).catch(() => undefined);
+        if (!planned.has(job.source)) planned.set(job.source, await planSource(env, plan, job.source));
+        const result = await readOne(plan, planned.get(job.source), job).catch(() => undefined);
         answer(result ? { type: 'done', seq, result } : { type: 'missing', seq });
       }
     } finally {
@@ -241,41 +243,34 @@ export function serveSyncHelper(): void {
       void work();
     } else if (!plan) {
       plan = request;
-      void planSources(env, request).then((planned) => {
-        sessions = planned;
-        port.postMessage({ type: 'ready' } satisfies Reply);
-        void work();
-      });
+      if (plan.rules) useCaptureRules(plan.rules);
+      port.postMessage({ type: 'ready' } satisfies Reply);
+      void work();
     }
   });
 }
 
-async function planSources(env: NodeJS.ProcessEnv, init: HelperPlan): Promise<Map<string, Map<string, () => Promise<SessionChange>>>> {
-  if (init.rules) useCaptureRules(init.rules);
-  const sessions = new Map<string, Map<string, () => Promise<SessionChange>>>();
-  // The main thread listed these sources already and said what listing them warned about.
+/** One source planned as the main thread planned it (from its marks); undefined when it cannot be. */
+async function planSource(env: NodeJS.ProcessEnv, init: HelperPlan, name: string): Promise<Map<string, () => Promise<SessionChange>> | undefined> {
+  const given = init.sources.find((s) => s.name === name);
+  const source = findSource(name);
+  if (!given || !source) return undefined;
+  const byKey = new Map(given.marks);
+  // The main thread listed this source already and said what listing it warned about.
   const write = process.stderr.write;
   process.stderr.write = () => true;
   try {
-    for (const { name, previous, marks } of init.sources) {
-      const source = findSource(name);
-      if (!source) continue;
-      const byKey = new Map(marks);
-      try {
-        const plan = await source.index.plan({ env, persistent: init.persistent, previous, mark: (key) => byKey.get(key) });
-        sessions.set(name, new Map(plan.sessions.map((s) => [s.id, s.update])));
-      } catch {
-        // Not listed here: the main thread reads this source's sessions itself.
-      }
-    }
+    const plan = await source.index.plan({ env, persistent: init.persistent, previous: given.previous, mark: (key) => byKey.get(key) });
+    return new Map(plan.sessions.map((s) => [s.id, s.update]));
+  } catch {
+    return undefined; // not listed here: the main thread reads this source's sessions itself
   } finally {
     process.stderr.write = write;
   }
-  return sessions;
 }
 
-async function readOne(init: HelperPlan, sessions: Map<string, Map<string, () => Promise<SessionChange>>>, job: Job): Promise<HelperResult | undefined> {
-  const update = sessions.get(job.source)?.get(job.id);
+async function readOne(init: HelperPlan, sessions: Map<string, () => Promise<SessionChange>> | undefined, job: Job): Promise<HelperResult | undefined> {
+  const update = sessions?.get(job.id);
   if (!update) return undefined;
   let change: SessionChange;
   try {

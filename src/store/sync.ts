@@ -234,6 +234,8 @@ const HELPER_AHEAD_BYTES = 64 * 1024 * 1024;
 
 /** A first build that has listed this many sessions starts the helper thread before listing the rest. */
 const EARLY_SESSIONS = 32;
+/** Milliseconds of listing over which the idle cores are sampled before a thread started early is used (ten ticks of /proc/stat a core). */
+const EARLY_DECIDE_MS = 100;
 
 /**
  * Starts the helper thread once a build has run 300 ms (from the start of its listing) with
@@ -249,7 +251,7 @@ const EARLY_SESSIONS = 32;
  * none, it is). An index that holds nothing yet (a first build, which reads every source) starts
  * the thread as soon as the listing has found EARLY_SESSIONS sessions, so that loading and
  * compiling its code (a few hundred ms) overlaps the rest of the listing; it is told what to read
- * only once the 300 ms rule allows, and ended unused otherwise. SIVTR_INDEX_HELPER_AFTER_MS lets tests start it at once
+ * once the cores have been sampled for EARLY_DECIDE_MS and found free, and ended unused otherwise. SIVTR_INDEX_HELPER_AFTER_MS lets tests start it at once
  * (0, whatever the load) or never (`off`). Started so, the main thread waits until it is ready
  * before reading on: on a busy machine the thread could otherwise be ready only once every
  * session was read, and a test of the helper would then test nothing; and it takes back no
@@ -301,7 +303,9 @@ class HelperControl {
 
   /** The helper, told what to read now if it is time; undefined when there is none. */
   get(from: SourcePlan, remaining: number): SyncHelper | undefined {
-    if (this.tried || !this.enabled || remaining < 2 || Date.now() - this.started < this.afterMs) return this.tried ? this.helper : undefined;
+    // A thread started early is paid for: it is put to work once the cores could be sampled.
+    const after = this.helper && !this.forced ? Math.min(this.afterMs, EARLY_DECIDE_MS) : this.afterMs;
+    if (this.tried || !this.enabled || remaining < 2 || Date.now() - this.started < after) return this.tried ? this.helper : undefined;
     this.tried = true;
     if (!this.forced && !coreFree(this.cpuAtStart, cpuTimes())) {
       this.stop();
