@@ -43,6 +43,8 @@ export class LeadPostings {
   private seenIn = new Int32Array(1024).fill(-1);
   private seenCount = new Int32Array(1024);
   private tf = new Int32Array(1024);
+  /** Scratch of `matchUnits`: the parts a term was met in. */
+  private readonly met: number[] = [];
   /** Scratch of `matchUnits`: per part, its row among the parts met (-1: not met). */
   private rowOf = new Int32Array(1024).fill(-1);
 
@@ -200,35 +202,20 @@ export class LeadPostings {
   }
 
   /**
-   * termCounts for every lead of `wantedLead`, as units in flat arrays (LeadUnits): the same
+   * termCounts for every lead `leads` wants, as units in flat arrays (LeadUnits): the same
    * counts, for ranking without an object per unit. Undefined where termCounts is, or with more
    * than MAX_MASK_TERMS terms.
    */
-  matchUnits(terms: readonly string[], kinds: ReadonlySet<string> | undefined, wantedLead: (lead: CachedLead) => boolean, maxTf: number): LeadUnits | undefined {
+  matchUnits(terms: readonly string[], kinds: ReadonlySet<string> | undefined, leads: { wants(lead: CachedLead): boolean }, maxTf: number): LeadUnits | undefined {
     const nterms = terms.length;
     if (nterms > MAX_MASK_TERMS || !terms.every(isWordTerm)) return undefined;
     const verdict = new Int8Array(this.slots.length);
-    const { tf, vocabulary, rowOf } = this;
-    const met: number[] = [];
+    const { tf, rowOf, met } = this;
     /** Parts met, by row; their counts row by row. */
     const rows: number[] = [];
     let counts = new Uint8Array(64 * nterms);
     for (let t = 0; t < nterms; t++) {
-      const term = terms[t]!;
-      met.length = 0;
-      for (let at = vocabulary.indexOf(term); at !== -1; ) {
-        const w = this.wordAt(at);
-        const end = this.wordStart[w + 1]! - 1;
-        let occ = 0;
-        for (let i = at; i !== -1 && i < end; i = vocabulary.indexOf(term, i + term.length)) occ++;
-        const list = this.postings[w]!;
-        for (let i = 0; i < list.length; i += 2) {
-          const g = list[i]!;
-          if (tf[g] === 0) met.push(g);
-          tf[g]! += occ * list[i + 1]!;
-        }
-        at = vocabulary.indexOf(term, end + 1);
-      }
+      this.accumulate(terms[t]!);
       for (let k = 0; k < met.length; k++) {
         const g = met[k]!;
         const n = tf[g]!;
@@ -236,7 +223,7 @@ export class LeadPostings {
         const slot = this.partSlot[g]!;
         let ok = verdict[slot]!;
         const lead = this.slots[slot];
-        if (ok === 0) verdict[slot] = ok = lead && wantedLead(lead) ? 1 : -1;
+        if (ok === 0) verdict[slot] = ok = lead && leads.wants(lead) ? 1 : -1;
         if (ok < 0) continue;
         if (kinds && !kinds.has(lead!.dir[this.partNo[g]!]![2])) continue;
         let row = rowOf[g]!;
@@ -252,7 +239,31 @@ export class LeadPostings {
         counts[row * nterms + t] = Math.min(n, maxTf);
       }
     }
-    const order = Int32Array.from(rows).sort();
+    return this.unitsOf(Int32Array.from(rows).sort(), counts, nterms);
+  }
+
+  /** A term's count in every lead part holding it, as termCounts counts: into `tf`, the parts listed in `met`. */
+  private accumulate(term: string): void {
+    const { tf, vocabulary, met } = this;
+    met.length = 0;
+    for (let at = vocabulary.indexOf(term); at !== -1; ) {
+      const w = this.wordAt(at);
+      const end = this.wordStart[w + 1]! - 1;
+      let occ = 0;
+      for (let i = at; i !== -1 && i < end; i = vocabulary.indexOf(term, i + term.length)) occ++;
+      const list = this.postings[w]!;
+      for (let i = 0; i < list.length; i += 2) {
+        const g = list[i]!;
+        if (tf[g] === 0) met.push(g);
+        tf[g]! += occ * list[i + 1]!;
+      }
+      at = vocabulary.indexOf(term, end + 1);
+    }
+  }
+
+  /** The parts `order` (ascending), whose counts are rows of `counts` (see rowOf, cleared here), grouped into their units. */
+  private unitsOf(order: Int32Array, counts: Uint8Array, nterms: number): LeadUnits {
+    const { rowOf } = this;
     const m = order.length;
     const out: LeadUnits = {
       terms: nterms,

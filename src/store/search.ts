@@ -9,7 +9,7 @@ import { displayIds } from '../memory/display-id.js';
 import { formatRef } from '../memory/ref.js';
 import { findSource, recordSourceNames } from '../memory/sources.js';
 import { isSivtrReadOnly } from '../memory/self-commands.js';
-import { decodeChunkText, decodeLeadDir, decodeRecordChunk, isLeadKind, LEAD_WEIGHT, recordChunk, unitChunk, type ChunkRow, type IndexDb, type LeadCache, type PartDir, type StoredChunk, type StoredPart } from './index-db.js';
+import { decodeChunkText, decodeLeadDir, decodeRecordChunk, isLeadKind, LEAD_WEIGHT, recordChunk, unitChunk, type ChunkRow, type IndexDb, type CachedLead, type LeadCache, type PartDir, type StoredChunk, type StoredPart } from './index-db.js';
 import { hasTerms, queryTerms, snippet, type QueryTerms } from './query.js';
 import { PART_WEIGHT, type StatusName } from './docs.js';
 import { termKeys } from './grams.js';
@@ -980,6 +980,26 @@ export const leadRankStats = { ranked: 0, readOn: 0 };
 
 const NO_FLAGS: number[] = [];
 
+/** The leads of the sessions of a target (sourceFilter's test), as LeadPostings.matchUnits asks for them. */
+class LeadsOfTarget {
+  private readonly records: Set<string> | undefined;
+
+  constructor(
+    private readonly target: string,
+    private readonly sourceOf: Map<number, string>,
+  ) {
+    if (target === 'agent') this.records = new Set(recordSourceNames());
+  }
+
+  wants(lead: CachedLead): boolean {
+    const source = this.sourceOf.get(lead.session);
+    if (source === undefined) return false;
+    if (this.target === 'all') return true;
+    if (this.records) return !this.records.has(source);
+    return source === this.target;
+  }
+}
+
 /**
  * leadLevel over the postings of the leads a long-lived process keeps (lead-postings.ts), with
  * the units in flat arrays (LeadUnits) rather than an object each: a search of common words
@@ -1029,66 +1049,98 @@ class LeadRanker {
   static of(index: IndexDb, req: SearchRequest, lowered: string[], kinds: Set<string> | undefined, keyed: KeyedChunks, rank: Ranking, chunks: Map<number, StoredChunk | undefined>): LeadRanker | undefined {
     const cache = index.cachedLeads();
     if (!cache?.postings) return undefined;
-    const wantedSource = sourceTest(req.target);
-    const units = cache.postings.matchUnits(lowered, kinds, (l) => wantedSource(cache.sourceOf.get(l.session)), MAX_TF);
+    const units = cache.postings.matchUnits(lowered, kinds, new LeadsOfTarget(req.target, cache.sourceOf), MAX_TF);
     return units && new LeadRanker(index, req, units, keyed, rank, chunks);
   }
 
+  // The level being ranked, for the methods below: methods rather than closures made per level,
+  // which V8 would inline and then throw away at the next search (a closure is a new call target).
+  private held = 0;
+  private keyedNeed = 0;
+  private idf: number[] = [];
+  private readonly bounds = new Map<number, number>();
+  private anyOpen = false;
+  private bestOpen = Infinity;
+
   level(held: number, need: number): Level | undefined {
     if (need <= 0) return undefined;
-    const { units, keyed, rank, req, scores, parts } = this;
+    this.held = held;
+    this.keyedNeed = held - this.keyed.unkeyed;
+    this.idf = inverseFrequencies(this.leadDf(), this.rank.leadParts);
+    this.bounds.clear();
+    this.anyOpen = false;
+    this.bestOpen = Infinity;
+    if (this.rank.weight > 0) this.openChunks();
+    const members = this.scoreUnits();
+    const { settled, complete } = this.settleBest(members, need, held === this.units.terms);
+    if (this.req.sort === 'time' || settled.unique.length < need) {
+      if (this.anyOpen) return undefined;
+    } else if (this.anyOpen && this.bestOpen <= settled.unique[need - 1]!.score) return undefined;
+    return { ...settled, exact: !this.anyOpen && complete };
+  }
+
+  /** Whether unit `u`'s lead is read at this level: its chunk holds the keys of enough of the terms. */
+  private visible(u: number): boolean {
+    return this.keyedNeed <= 0 || this.keyedHeld[u]! >= this.keyedNeed;
+  }
+
+  /** leadDf: the lead parts holding each term, among the units whose lead holds at least `held` terms. */
+  private leadDf(): number[] {
+    const { units, held } = this;
     const terms = units.terms;
-    const keyedNeed = held - keyed.unkeyed;
-    const visible = (u: number): boolean => keyedNeed <= 0 || this.keyedHeld[u]! >= keyedNeed;
-    // leadDf: the lead parts holding each term, among the units whose lead holds at least `held` terms.
     const df = new Array<number>(terms).fill(0);
     for (let u = 0; u < units.count; u++) {
-      if (units.held[u]! < held || !visible(u)) continue;
+      if (units.held[u]! < held || !this.visible(u)) continue;
       for (let r = units.start[u]!; r < units.start[u + 1]!; r++) {
         if (units.weight[r]! < LEAD_WEIGHT) continue;
         for (let t = 0; t < terms; t++) if (units.tf[r * terms + t]! > 0) df[t]!++;
       }
     }
-    const idf = inverseFrequencies(df, rank.leadParts);
-    // boundOf, by the chunk's keyed terms.
-    const bounds = new Map<number, number>();
-    const boundOf = (mask: number): number => {
-      let b = bounds.get(mask);
-      if (b === undefined) {
-        const list: number[] = [];
-        for (let t = 0; t < terms; t++) if (mask & (1 << t)) list.push(t);
-        const mine = [...list, ...keyed.unkeyedTerms].map((t) => idf[t]!).sort((x, y) => y - x);
-        b = rank.weight * (K1 + 1) * mine.slice(0, held).reduce((x, y) => x + y, 0);
-        bounds.set(mask, b);
-      }
-      return b;
-    };
-    // What leadLevel keeps open (chunks to read whole if their best could reach the page): whether any, and the best.
-    let anyOpen = false;
-    let bestOpen = Infinity;
-    if (rank.weight > 0) {
-      // Every keyed chunk holding enough of the terms (those with the same terms share a bound), else every chunk of the target.
-      const masks = keyed.masks();
-      if (keyedNeed > 0) {
-        for (const mask of masks.distinct) {
-          if (popcount(mask) < keyedNeed) continue;
-          anyOpen = true;
-          bestOpen = Math.min(bestOpen, -boundOf(mask));
-        }
-      } else {
-        for (const c of targetChunks(this.index, req)) {
-          anyOpen = true;
-          bestOpen = Math.min(bestOpen, -boundOf(c < masks.of.length ? masks.of[c]! : 0));
-        }
-      }
+    return df;
+  }
+
+  /** leadLevel's boundOf, for a chunk holding the keyed terms `mask`. */
+  private boundOf(mask: number): number {
+    let b = this.bounds.get(mask);
+    if (b === undefined) {
+      const { idf, held } = this;
+      const list: number[] = [];
+      for (let t = 0; t < this.units.terms; t++) if (mask & (1 << t)) list.push(t);
+      const mine = [...list, ...this.keyed.unkeyedTerms].map((t) => idf[t]!).sort((x, y) => y - x);
+      b = this.rank.weight * (K1 + 1) * mine.slice(0, held).reduce((x, y) => x + y, 0);
+      this.bounds.set(mask, b);
     }
+    return b;
+  }
+
+  /** The chunks leadLevel keeps open before any unit: every keyed chunk holding enough of the terms (those holding the same share a bound), else every chunk of the target. */
+  private openChunks(): void {
+    const masks = this.keyed.masks();
+    if (this.keyedNeed > 0) {
+      for (const mask of masks.distinct) {
+        if (popcount(mask) < this.keyedNeed) continue;
+        this.anyOpen = true;
+        this.bestOpen = Math.min(this.bestOpen, -this.boundOf(mask));
+      }
+      return;
+    }
+    for (const c of targetChunks(this.index, this.req)) {
+      this.anyOpen = true;
+      this.bestOpen = Math.min(this.bestOpen, -this.boundOf(c < masks.of.length ? masks.of[c]! : 0));
+    }
+  }
+
+  /** Scores the units that may hold `held` terms (scoreUnit: the best part, ties to the first): the members, known from their lead; the others keep their chunk open. */
+  private scoreUnits(): number[] {
+    const { units, rank, scores, parts, idf, held } = this;
+    const terms = units.terms;
     const members: number[] = [];
     const avg = rank.avg;
+    const unkeyed = this.keyed.unkeyed;
     for (let u = 0; u < units.count; u++) {
-      if (!visible(u)) continue;
-      const top = rank.weight === 0 ? units.held[u]! : this.keyedHeld[u]! + keyed.unkeyed;
+      if (!this.visible(u)) continue;
+      const top = rank.weight === 0 ? units.held[u]! : this.keyedHeld[u]! + unkeyed;
       if (units.held[u]! > held || top < held) continue;
-      // scoreUnit: the best part, ties to the first.
       let score = Infinity;
       let part = 0;
       for (let r = units.start[u]!; r < units.start[u + 1]!; r++) {
@@ -1106,18 +1158,14 @@ class LeadRanker {
       }
       scores[u] = score;
       parts[u] = part;
-      const bound = rank.weight === 0 ? 0 : boundOf(this.keyedMask[u]!);
+      const bound = rank.weight === 0 ? 0 : this.boundOf(this.keyedMask[u]!);
       if (units.held[u] === top && score <= -bound) members.push(u);
       else {
-        anyOpen = true;
-        bestOpen = Math.min(bestOpen, score, -bound);
+        this.anyOpen = true;
+        this.bestOpen = Math.min(this.bestOpen, score, -bound);
       }
     }
-    const { settled, complete } = this.settleBest(members, need, held === terms);
-    if (req.sort === 'time' || settled.unique.length < need) {
-      if (anyOpen) return undefined;
-    } else if (anyOpen && bestOpen <= settled.unique[need - 1]!.score) return undefined;
-    return { ...settled, exact: !anyOpen && complete };
+    return members;
   }
 
   /** settleBest over members given as units: their order by score from a sorted copy of the scores, rows read for the prefix alone. */

@@ -81,7 +81,7 @@ describe('lead postings', () => {
     for (const terms of [['parser'], ['parser', 'config'], ['error', 'warning', 'a'], ['会话', 'snake_case', 'pr1137'], ['zzz']]) {
       for (const kinds of [undefined, new Set(['user'])]) {
         const counts = postings.termCounts(terms, kinds, every, 64)!;
-        const units = postings.matchUnits(terms, kinds, (l) => l.chunk !== 3 || terms.length > 1, 64)!;
+        const units = postings.matchUnits(terms, kinds, { wants: (l: CachedLead) => l.chunk !== 3 || terms.length > 1 }, 64)!;
         // Rebuilt per chunk and part from the units, as termCounts gives them.
         const rebuilt = new Map<number, (number[] | undefined)[]>();
         for (let u = 0; u < units.count; u++) {
@@ -104,7 +104,7 @@ describe('lead postings', () => {
         expect(rebuilt, `${terms.join(' ')} ${kinds ? 'user' : 'all'}`).toEqual(wanted);
       }
     }
-    expect(postings.matchUnits(['parser', 'a-a'], undefined, () => true, 64)).toBeUndefined();
+    expect(postings.matchUnits(['parser', 'a-a'], undefined, { wants: () => true }, 64)).toBeUndefined();
   });
 
   it('drop a removed lead and list an added one', () => {
