@@ -629,6 +629,10 @@ function unitRows(index: IndexDb, req: SearchRequest, ids: number[] | undefined,
   return rows;
 }
 
+// A unit's last_idx is read only for an incomplete unit (isSelfEcho): one lookup per such row rather than per row.
+const UNIT_COLUMNS = `u.id AS uid, s.source, s.sid, u.idx, u.at, u.at_text, u.cwd, u.status, u.title, u.complete, s.title AS session_title,
+      CASE WHEN u.complete = 0 THEN (SELECT max(idx) FROM units WHERE session = u.session) ELSE -1 END AS last_idx`;
+
 function rowsOfUnits(index: IndexDb, req: SearchRequest, ids: number[] | undefined): UnitRow[] {
   const src = sourceFilter(req.target);
   const where = [src.sql];
@@ -652,9 +656,7 @@ function rowsOfUnits(index: IndexDb, req: SearchRequest, ids: number[] | undefin
     from = 'json_each(?) c JOIN units u ON u.id = c.value';
     params.unshift(JSON.stringify(ids));
   }
-  const sql = `SELECT u.id AS uid, s.source, s.sid, u.idx, u.at, u.at_text, u.cwd, u.status, u.title, u.complete, s.title AS session_title,
-      (SELECT max(idx) FROM units WHERE session = u.session) AS last_idx
-    FROM ${from} JOIN sessions s ON s.id = u.session WHERE ${where.join(' AND ')}`;
+  const sql = `SELECT ${UNIT_COLUMNS} FROM ${from} JOIN sessions s ON s.id = u.session WHERE ${where.join(' AND ')}`;
   return index.stmt(sql).all(...params) as UnitRow[];
 }
 
