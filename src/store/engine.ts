@@ -6,7 +6,7 @@ import { warn } from '../errors.js';
 import { indexDbPath } from '../session/paths.js';
 import { sourceNames } from '../memory/sources.js';
 import { memoryIndex, openIndex, PARSER_VERSION, removeDbFiles, type IndexDb } from './index-db.js';
-import { search, type SearchRequest, type SearchResult } from './search.js';
+import { search, warmUpRanking, type SearchRequest, type SearchResult } from './search.js';
 import { isCorruptionError, isUnwritableError } from '../session/sqlite.js';
 import { syncIndex, type Progress, type SyncStats } from './sync.js';
 
@@ -129,6 +129,7 @@ export class WarmSearch {
   private syncedAt = -Infinity;
   private stats: SyncStats | undefined;
   private generation = 0;
+  private warmed = false;
   private readonly answers = new Map<string, { generation: number; at: number; result: EngineResult }>();
 
   constructor(
@@ -149,6 +150,15 @@ export class WarmSearch {
     const kept = key === undefined ? undefined : this.answers.get(key);
     if (kept && kept.generation === this.generation && now - kept.at < this.cacheMs) return kept.result;
     const result: EngineResult = { ...search(this.index!, req), stats: this.stats!, indexed: true };
+    if (!this.warmed) {
+      this.warmed = true;
+      // Once, with the first answer: the searches after it find the ranking of common words compiled.
+      try {
+        warmUpRanking(this.index!, now);
+      } catch {
+        // A warm-up that fails costs nothing but its time; the next search meets the same trouble itself.
+      }
+    }
     if (key !== undefined) {
       this.answers.delete(key);
       this.answers.set(key, { generation: this.generation, at: now, result });

@@ -140,6 +140,24 @@ export class LeadPostings {
     return this.deadParts > this.nparts - this.deadParts;
   }
 
+  /** The `n` words of letters alone, at least three, that the most lead parts hold, most first. */
+  commonWords(n: number): string[] {
+    const best: number[] = [];
+    for (let w = 0; w < this.words.length; w++) {
+      const word = this.words[w]!;
+      if (word.length < 3 || !/^[a-z]+$/.test(word)) continue;
+      const size = this.postings[w]!.length;
+      if (best.length === n && size <= this.postings[best[n - 1]!]!.length) continue;
+      let i = best.length === n ? n - 1 : best.length;
+      while (i > 0 && this.postings[best[i - 1]!]!.length < size) {
+        best[i] = best[i - 1]!;
+        i--;
+      }
+      best[i] = w;
+    }
+    return best.map((w) => this.words[w]!);
+  }
+
   /** The word holding vocabulary offset `at`. */
   private wordAt(at: number): number {
     let lo = 0;
