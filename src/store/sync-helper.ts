@@ -119,6 +119,11 @@ export class SyncHelper {
     return !this.dead && this.jobs.size > 0;
   }
 
+  /** Sessions given to the helper and not yet given back. */
+  get outstanding(): number {
+    return this.dead ? 0 : this.jobs.size;
+  }
+
   /** The helper's reading of one session (`seq` names it for `takeBack`); undefined means: read it yourself. */
   read(source: string, id: string): { seq: number; result: Promise<HelperResult | undefined> } {
     const seq = ++this.seq;

@@ -234,6 +234,10 @@ const HELPER_AHEAD_BYTES = 64 * 1024 * 1024;
 
 /** A first build that has listed this many sessions starts the helper thread before listing the rest. */
 const EARLY_SESSIONS = 32;
+/** Sessions the helper has left when the main thread first writes its batch ahead of the end, and the fewest (see applyPlans). */
+const END_JOBS = 24;
+const END_JOBS_LAST = 4;
+
 /** Milliseconds of listing over which the idle cores are sampled before a thread started early is used (ten ticks of /proc/stat a core). */
 const EARLY_DECIDE_MS = 100;
 
@@ -317,6 +321,11 @@ class HelperControl {
     return this.helper;
   }
 
+  /** The helper at work, if there is one. */
+  get active(): SyncHelper | undefined {
+    return this.tried ? this.helper : undefined;
+  }
+
   stop(): void {
     this.helper?.stop();
     this.helper = undefined;
@@ -398,6 +407,7 @@ async function applyPlans(index: IndexDb, plans: SourcePlan[], stats: SyncStats,
     for (; finished < end; finished++) await finishSource(index, plans[finished]!, finished === end - 1 && last ? last : newWrite(plans[finished]!), stats);
   };
   let current: { sp: SourcePlan; write: SourceWrite } | undefined;
+  let endJobs = END_JOBS;
   for (let w = 0; w < items.length; w++) {
     const { sp } = items[w]!;
     if (current?.sp !== sp) {
@@ -455,6 +465,14 @@ async function applyPlans(index: IndexDb, plans: SourcePlan[], stats: SyncStats,
     else {
       stats.linesParsed += change.lines ?? 0;
       await current.write.batch.add(change, helped?.docs && helped.packed ? { docs: helped.docs, packed: helped.packed } : undefined, streamed);
+    }
+    // The end of the build: every session is given out, and each time the helper's share left
+    // has halved, what the batch holds is written while it reads on — rather than after its last
+    // session, when the main thread alone would write up to a second of both threads' reading.
+    const active = helpers.active;
+    if (endJobs >= END_JOBS_LAST && active && next === items.length && active.outstanding > 0 && active.outstanding <= endJobs) {
+      endJobs = active.outstanding >> 1;
+      await current.write.batch.flush();
     }
     progress.step();
   }
