@@ -4,7 +4,7 @@
 import { home as homeDir } from '../files.js';
 import { warn } from '../errors.js';
 import { count } from '../plural.js';
-import { SecretTally } from '../text/secrets.js';
+import { mayHoldSecret, SecretTally } from '../text/secrets.js';
 import { isTerminal, writeTo } from './stdio.js';
 
 export { warn };
@@ -100,7 +100,21 @@ export function shortPath(path: string | undefined, missing = '-'): string {
  * the cut: half a token no longer matches its rule, so masking after it would print that half.
  */
 export function oneLine(text: string, max = 100): string {
-  const flat = masked(text).replace(/\s+/g, ' ').trim();
+  return cutLine(masked(text), max);
+}
+
+/**
+ * Each text as oneLine makes it. Most titles hold nothing to mask: one test of all of them
+ * together (mayHoldSecret) stands in for masking each when it finds nothing — masking 300 titles
+ * one by one was ~6 M instructions of a warm `sessions --global` (callgrind).
+ */
+export function oneLines(texts: readonly string[], max = 100): string[] {
+  const mask = !secrets.reveal && mayHoldSecret(texts.join('\n'));
+  return texts.map((text) => cutLine(mask ? masked(text) : text, max));
+}
+
+function cutLine(text: string, max: number): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
   return flat.length > max ? flat.slice(0, max - 1) + '…' : flat;
 }
 

@@ -174,6 +174,15 @@ function maskByRules(text: string, found: string[]): string {
   return out;
 }
 
+/**
+ * False when no rule can find a secret in the text (neither hint is in it): maskSecrets would
+ * return it as it is. Neither hint has a lookaround or matches a line break, so a hint in one of
+ * several texts joined by `\n` is in the joined text, and one test answers for all of them.
+ */
+export function mayHoldSecret(text: string): boolean {
+  return ANY_HINT.test(text) || ASSIGNMENT_HINT.test(text);
+}
+
 /** Text with every secret the rules find replaced by `[masked:KIND]`. */
 export function maskSecrets(text: string): MaskResult {
   const found: string[] = [];

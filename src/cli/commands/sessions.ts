@@ -2,7 +2,7 @@
 // source (terminal or a provider) or from all of them.
 import { SivtrError } from '../../errors.js';
 import type { ListOptions, SessionInfo, Source } from '../../memory/types.js';
-import { localTime, note, out, outJson, oneLine, shortPath, table, warn } from '../output.js';
+import { localTime, note, out, outJson, oneLines, shortPath, table, warn } from '../output.js';
 import { requireSourceName } from '../source-name.js';
 import { allSources, getSource } from '../../memory/sources.js';
 import type { CommandSpec, ParsedArgs } from '../spec.js';
@@ -77,10 +77,11 @@ export async function run(args: ParsedArgs): Promise<number> {
     return 0;
   }
   const rows = [['ID', 'SOURCE', 'LAST ACTIVITY', 'TURNS', 'CWD', 'TITLE']];
-  for (const s of sessions) {
+  const titles = oneLines(sessions.map((s) => s.title ?? ''), 70);
+  sessions.forEach((s, i) => {
     // a subagent session follows its parent in the list, marked as run inside it
-    rows.push([s.parent !== undefined ? `↳ ${s.displayId}` : s.displayId, s.source, localTime(s.updatedAt), s.units === undefined ? '-' : String(s.units), shortPath(s.cwd), oneLine(s.title ?? '', 70)]);
-  }
+    rows.push([s.parent !== undefined ? `↳ ${s.displayId}` : s.displayId, s.source, localTime(s.updatedAt), s.units === undefined ? '-' : String(s.units), shortPath(s.cwd), titles[i]!]);
+  });
   out(table(rows));
   return 0;
 }
