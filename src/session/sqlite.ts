@@ -41,10 +41,27 @@ function nativeBinding(): string | undefined {
   return addonCache === '' ? undefined : addonCache;
 }
 
+let addonExports: object | undefined;
+
+/**
+ * The addon loaded by process.dlopen, as require() loads a `.node` file, and handed to
+ * better-sqlite3 as its binding: require() would first resolve the path again (a realpath, one
+ * lstat per folder) and make a Module for it.
+ */
+function loadedAddon(path: string): object {
+  if (addonExports === undefined) {
+    const module = { exports: {} };
+    process.dlopen(module, path);
+    addonExports = module.exports;
+  }
+  return addonExports;
+}
+
 export function openSqlite(path: string, options: BetterSqlite3.Options = {}): Db {
   const addon = nativeBinding();
   const Database = betterSqlite3();
-  return new Database(path, addon ? { ...options, nativeBinding: addon } : options);
+  // better-sqlite3 takes the loaded addon as well as its path (lib/database.js); its types say only a path.
+  return new Database(path, addon ? { ...options, nativeBinding: loadedAddon(addon) as unknown as string } : options);
 }
 
 export type OpenOptions = { readonly?: boolean };
