@@ -32,7 +32,9 @@ export class StderrProgress implements Progress {
   step(): void {
     this.count++;
     const now = Date.now();
-    if (!process.stderr.isTTY || now - this.started < this.after || now - this.drawnAt < 100) return;
+    // The clock first: process.stderr is made on first use (on a pipe, with node:net and the stream
+    // modules), which a build of under a second never needs.
+    if (now - this.started < this.after || now - this.drawnAt < 100 || !process.stderr.isTTY) return;
     this.drawnAt = now;
     this.drawn = true;
     const all = Math.max(this.all, this.count);

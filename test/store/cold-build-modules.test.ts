@@ -1,0 +1,39 @@
+// What the first search (the one that builds index.db) loads of Node's own modules, each compiled
+// function by function at every start: a build of under a second draws no progress bar, so it
+// never makes process.stderr (on a pipe, node:net and the stream modules), and a new index.db is
+// made once, not made, deleted (node:fs's rimraf) and made again. Read from
+// process.moduleLoadList at exit, through a preloaded script, with stderr a pipe as a caller's is.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BIN, cleanEnv, tempDir } from '../helpers/cli.js';
+import { SAMPLE, writeLog } from '../helpers/terminal-log.js';
+
+let tmp: ReturnType<typeof tempDir>;
+let env: NodeJS.ProcessEnv;
+let preload: string;
+let listFile: string;
+beforeAll(() => {
+  tmp = tempDir('sivtr-cold-modules-');
+  const data = join(tmp.path, 'data');
+  env = cleanEnv(join(tmp.path, 'home'), { SIVTR_DATA_DIR: data, SIVTR_CONFIG_DIR: join(tmp.path, 'config') });
+  mkdirSync(env.HOME!, { recursive: true });
+  writeLog(data, 'term-1', [...SAMPLE, { prompt: '$ ', command: 'curl localhost:8080', output: 'curl: (7) Connection refused', exit_code: 7 }]);
+  listFile = join(tmp.path, 'modules.txt');
+  preload = join(tmp.path, 'list-modules.cjs');
+  writeFileSync(preload, `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(listFile)}, process.moduleLoadList.join('\\n')));\n`);
+});
+afterAll(() => tmp.cleanup());
+
+describe('Node modules a cold index build loads', () => {
+  it('neither node:net (no stderr stream is made) nor node:fs rimraf (the new index.db is made once)', () => {
+    expect(existsSync(join(env.SIVTR_DATA_DIR!, 'index.db'))).toBe(false);
+    const r = spawnSync(process.execPath, ['-r', preload, BIN, 'search', 'refused', '--format', 'json'], { env, cwd: env.HOME, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 60_000 });
+    expect(r.status, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout).hits.map((h: { ref: string }) => h.ref)).toEqual(['terminal/term-1/5']);
+    const modules = readFileSync(listFile, 'utf8').split('\n');
+    expect(modules).toContain('NativeModule internal/fs/utils'); // the list is Node's own, and read
+    expect(modules.filter((m) => /^NativeModule (net|internal\/fs\/rimraf)$/.test(m))).toEqual([]);
+  });
+});
