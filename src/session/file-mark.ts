@@ -2,7 +2,6 @@
 // size and mtime first (one stat), then hashes of its first and last 4 KB. A file that still
 // starts as it did and holds the old last bytes before its new ones only grew, so only its tail
 // needs reading; anything else is read again.
-import { nodeCrypto } from './lazy-crypto.js';
 import { closeSync, openSync, readdirSync, readSync, statSync } from 'node:fs';
 import { join, sep } from 'node:path';
 
@@ -13,10 +12,31 @@ export type FileChange = 'unchanged' | 'appended' | 'rewritten' | 'new';
 
 const EDGE = 4096;
 
+/**
+ * 64 bits of hash of `bytes` (two 32-bit lanes, FNV-1a and a multiply-rotate mix, each seeded
+ * with the length), as hex. It only tells whether a file's edge bytes changed, which needs no
+ * cryptography: sha1 made every search after a command was recorded (its log grew) load
+ * node:crypto, sixteen of Node's modules compiled at each start.
+ */
+export function edgeHash(bytes: Uint8Array): string {
+  const n = bytes.length;
+  let a = 0x811c9dc5 ^ n;
+  let b = 0x9747b28c ^ Math.imul(n, 0x5bd1e995);
+  for (let i = 0; i < n; i++) {
+    const c = bytes[i]!;
+    a = Math.imul(a ^ c, 0x01000193);
+    b = Math.imul(b ^ c, 0x5bd1e995);
+    b = (b << 15) | (b >>> 17);
+  }
+  b = Math.imul(b ^ (b >>> 16), 0x85ebca6b);
+  b ^= b >>> 13;
+  return (a >>> 0).toString(16).padStart(8, '0') + (b >>> 0).toString(16).padStart(8, '0');
+}
+
 function hashRange(fd: number, start: number, length: number): string {
   const buf = Buffer.alloc(Math.max(0, length));
   const read = length > 0 ? readSync(fd, buf, 0, length, start) : 0;
-  return nodeCrypto().createHash('sha1').update(buf.subarray(0, read)).digest('base64');
+  return edgeHash(buf.subarray(0, read));
 }
 
 /** Head hash over the first 4 KB, tail hash over the 4 KB that end at `size`. */

@@ -25,7 +25,7 @@ const brotliCompressAsync = (data: Buffer, opts: BrotliOptions): Promise<Buffer>
 import { isCorruptionError, isUnwritableError, openDb, openMemoryDb, type Db } from '../session/sqlite.js';
 
 /** Bump when what is stored per unit changes: the index is then rebuilt from the sources. */
-export const PARSER_VERSION = '14';
+export const PARSER_VERSION = '15';
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);

@@ -3,8 +3,9 @@
 // never makes process.stderr (on a pipe, node:net and the stream modules), and a new index.db is
 // made once, not made, deleted (node:fs's rimraf) and made again. Read from
 // process.moduleLoadList at exit, through a preloaded script, with stderr a pipe as a caller's is.
+// And the search after a command was recorded (its log grew) tells the growth without node:crypto.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, cleanEnv, tempDir } from '../helpers/cli.js';
@@ -35,5 +36,15 @@ describe('Node modules a cold index build loads', () => {
     const modules = readFileSync(listFile, 'utf8').split('\n');
     expect(modules).toContain('NativeModule internal/fs/utils'); // the list is Node's own, and read
     expect(modules.filter((m) => /^NativeModule (net|internal\/fs\/rimraf)$/.test(m))).toEqual([]);
+  });
+
+  it('a log that grew is told from its edge hashes without node:crypto, and only its new record is read', () => {
+    appendFileSync(join(env.SIVTR_DATA_DIR!, 'terminals', 'term-1.jsonl'), JSON.stringify({ prompt: '$ ', command: 'curl localhost:9090', output: 'curl: (7) Connection refused again', exit_code: 7 }) + '\n');
+    const r = spawnSync(process.execPath, ['-r', preload, BIN, 'search', 'refused', '--format', 'json'], { env: { ...env, SIVTR_INDEX_STATS: '1' }, cwd: env.HOME, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 60_000 });
+    expect(r.status, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout).hits.map((h: { ref: string }) => h.ref).sort()).toEqual(['terminal/term-1/5', 'terminal/term-1/6']);
+    const stats = JSON.parse(r.stderr.split('\n').find((l) => l.startsWith('sivtr-index-stats '))!.slice('sivtr-index-stats '.length));
+    expect(stats).toMatchObject({ filesAppended: 1, filesReparsed: 0, linesParsed: 1, unitsWritten: 1 });
+    expect(readFileSync(listFile, 'utf8').split('\n').filter((m) => /crypto/.test(m))).toEqual([]);
   });
 });
