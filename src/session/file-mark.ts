@@ -30,8 +30,11 @@ export function edgeHash(bytes: Uint8Array): string {
   }
   b = Math.imul(b ^ (b >>> 16), 0x85ebca6b);
   b ^= b >>> 13;
-  return (a >>> 0).toString(16).padStart(8, '0') + (b >>> 0).toString(16).padStart(8, '0');
+  return hex16(a >>> 16) + hex16(a & 0xffff) + hex16(b >>> 16) + hex16(b & 0xffff);
 }
+
+// In halves: a whole lane as unsigned (`>>> 0`) is no small integer, and deoptimised the function at each call.
+const hex16 = (v: number): string => v.toString(16).padStart(4, '0');
 
 function hashRange(fd: number, start: number, length: number): string {
   const buf = Buffer.alloc(Math.max(0, length));

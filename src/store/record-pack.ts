@@ -75,6 +75,10 @@ export class RecordPacker {
   private texts: string[] = [];
   private metas: string[] = [];
   private leadTexts: string[] = [];
+  private cwd: string | null = null;
+  private cwdJson = 'null';
+  private title = '';
+  private titleJson = '""';
 
   constructor(private readonly fallbackAt?: string) {}
 
@@ -101,8 +105,11 @@ export class RecordPacker {
     this.part(s, 0, prompt, ordinal);
     this.part(s, 1, command, ordinal);
     this.part(s, 2, output, ordinal);
-    // The JSON of [index, time as written, cwd, status letter, title] (see RecordList).
-    this.metas.push(`[${index},${jsonString(at)},${jsonString(cwd)},"${status}",${jsonString(title)}]`);
+    // The JSON of [index, time as written, cwd, status letter, title] (see RecordList). A log's
+    // records mostly share their cwd, and often their title, with the record before.
+    if (cwd !== this.cwd) this.cwdJson = jsonString((this.cwd = cwd));
+    if (title !== this.title) this.titleJson = jsonString((this.title = title));
+    this.metas.push(`[${index},${jsonString(at)},${this.cwdJson},"${status}",${this.titleJson}]`);
     if (this.chars >= CHUNK_CHARS || this.records >= MAX_RECORDS) this.flush();
   }
 
