@@ -250,9 +250,9 @@ const EARLY_DECIDE_MS = 100;
  * and costs the process 35% more, its own start and listing being most of a build that small.
  * A second thread only helps when a core is free: on a machine busy with other work it adds its
  * start, its listing and its share of compiling to what the cores must do (measured here with
- * two cores and a load of 5: slower). So the helper is used only if, over those 300 ms, the
- * cores other than ours were at least half a core idle (read from /proc/stat; where there is
- * none, it is). An index that holds nothing yet (a first build, which reads every source) starts
+ * two cores and a load of 5: slower). So the helper is used only if, over those 300 ms, other
+ * processes left at least half a core beside our main thread (read from /proc/stat, our own
+ * threads' time taken out; where there is none, it is). An index that holds nothing yet (a first build, which reads every source) starts
  * the thread as soon as the listing has found EARLY_SESSIONS sessions, so that loading and
  * compiling its code (a few hundred ms) overlaps the rest of the listing; it is told what to read
  * once the cores have been sampled for EARLY_DECIDE_MS and found free, and ended unused otherwise. SIVTR_INDEX_HELPER_AFTER_MS lets tests start it at once
@@ -332,25 +332,34 @@ class HelperControl {
   }
 }
 
-type CpuTimes = { idle: number; total: number };
+/** `ours`: this process's CPU time (all its threads), in the ticks of /proc/stat (USER_HZ, 100 a second). */
+export type CpuTimes = { idle: number; total: number; ours: number };
 
-/** Idle and total time of all cores since boot, from /proc/stat (Linux); undefined elsewhere. */
+/** Idle and total time of all cores since boot, from /proc/stat (Linux), and this process's; undefined elsewhere. */
 function cpuTimes(): CpuTimes | undefined {
   try {
     const line = readFileSync('/proc/stat', 'latin1').split('\n', 1)[0]!;
     // cpu user nice system idle iowait irq softirq steal …
     const f = line.trim().split(/\s+/).slice(1, 9).map(Number);
     if (f.length < 5 || f.some((v) => !Number.isFinite(v))) return undefined;
-    return { idle: f[3]! + f[4]!, total: f.reduce((a, b) => a + b, 0) };
+    const own = process.cpuUsage();
+    return { idle: f[3]! + f[4]!, total: f.reduce((a, b) => a + b, 0), ours: (own.user + own.system) / 10_000 };
   } catch {
     return undefined;
   }
 }
 
-/** True when, between the two readings, the machine had at least half a core idle (or it cannot tell). */
-function coreFree(before: CpuTimes | undefined, now: CpuTimes | undefined): boolean {
+/**
+ * True when, between the two readings, other processes left at least half a core beside the one
+ * our main thread takes (or it cannot tell). Our own threads are not counted against it: a helper
+ * started early keeps the other core busy loading its code, and would otherwise always find it
+ * taken (so there is never a core free on a machine with one).
+ */
+export function coreFree(before: CpuTimes | undefined, now: CpuTimes | undefined, cores = availableParallelism()): boolean {
   if (!before || !now || now.total - before.total < 10) return true;
-  return ((now.idle - before.idle) / (now.total - before.total)) * availableParallelism() >= 0.5;
+  const total = now.total - before.total;
+  const others = Math.max(0, total - (now.idle - before.idle) - (now.ours - before.ours));
+  return cores - 1 - others / (total / cores) >= 0.5;
 }
 
 async function readHere(session: IndexPlan['sessions'][number], packer?: RecordPacker): Promise<SessionChange> {
