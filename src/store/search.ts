@@ -388,7 +388,6 @@ class TermScan {
     }
   }
 
-
   private leadRead(chunk: number, firstUnit: number, dir: PartDir[], text: string, lower?: string): void {
     this.leadScanned.add(chunk);
     const counts = countTerms(text, dir, this.lowered, this.kinds, lower);
@@ -541,7 +540,7 @@ class KeyedChunks {
   /** Per term, the chunks holding every key of it, as FTS5 lists them (undefined: an unkeyed term). */
   private readonly lists: (number[] | undefined)[];
   private maps: { held: Map<number, number>; terms: Map<number, number[]> } | undefined;
-  private bits: { of: Int32Array; distinct: number[] } | undefined;
+  private bits: ChunkMasks | undefined;
 
   constructor(index: IndexDb, lowered: string[]) {
     this.lists = lowered.map((w, t) => {
@@ -580,28 +579,64 @@ class KeyedChunks {
     return (this.maps = { held, terms });
   }
 
-  /**
-   * The keyed terms of the first MAX_MASK_TERMS a chunk holds as bits (term t: 1 << t), by chunk
-   * id (`of`; beyond its end, none), and the distinct sets the keyed chunks hold: what LeadRanker reads.
-   */
-  masks(): { of: Int32Array; distinct: number[] } {
-    if (this.bits) return this.bits;
+  /** The keyed terms of the first MAX_MASK_TERMS each chunk holds, as bits: what LeadRanker reads. */
+  masks(): ChunkMasks {
+    return (this.bits ??= new ChunkMasks(this.lists));
+  }
+}
+
+/**
+ * Per chunk, the keyed terms (of the first MAX_MASK_TERMS) it holds every key of, as bits (term
+ * t: 1 << t), and the distinct sets the chunks hold. By chunk id in one typed array while the ids
+ * are dense enough (a Map per chunk was most of a common-word search's own work), else in a Map:
+ * ids only grow, and an index rewritten for months holds few chunks with large ids.
+ */
+class ChunkMasks {
+  readonly distinct: number[];
+  private readonly dense: Int32Array | undefined;
+  private readonly sparse: Map<number, number> | undefined;
+
+  constructor(lists: readonly (number[] | undefined)[]) {
     let size = 0;
-    for (const ids of this.lists) if (ids) for (let i = 0; i < ids.length; i++) if (ids[i]! >= size) size = ids[i]! + 1;
-    const of = new Int32Array(size);
+    let count = 0;
+    for (const ids of lists) {
+      if (!ids) continue;
+      count += ids.length;
+      for (let i = 0; i < ids.length; i++) if (ids[i]! >= size) size = ids[i]! + 1;
+    }
     const met: number[] = [];
-    this.lists.forEach((ids, t) => {
-      if (!ids || t >= MAX_MASK_TERMS) return;
-      const bit = 1 << t;
-      for (let i = 0; i < ids.length; i++) {
-        const id = ids[i]!;
-        if (of[id] === 0) met.push(id);
-        of[id]! |= bit;
-      }
-    });
+    if (size <= 8 * count + 1024) {
+      const of = (this.dense = new Int32Array(size));
+      lists.forEach((ids, t) => {
+        if (!ids || t >= MAX_MASK_TERMS) return;
+        const bit = 1 << t;
+        for (let i = 0; i < ids.length; i++) {
+          const id = ids[i]!;
+          if (of[id] === 0) met.push(id);
+          of[id]! |= bit;
+        }
+      });
+    } else {
+      const of = (this.sparse = new Map<number, number>());
+      lists.forEach((ids, t) => {
+        if (!ids || t >= MAX_MASK_TERMS) return;
+        const bit = 1 << t;
+        for (const id of ids) {
+          const mask = of.get(id);
+          if (mask === undefined) met.push(id);
+          of.set(id, (mask ?? 0) | bit);
+        }
+      });
+    }
     const distinct = new Set<number>();
-    for (let i = 0; i < met.length; i++) distinct.add(of[met[i]!]!);
-    return (this.bits = { of, distinct: [...distinct] });
+    for (let i = 0; i < met.length; i++) distinct.add(this.get(met[i]!));
+    this.distinct = [...distinct];
+  }
+
+  /** The bits of chunk `id` (0: it holds the keys of none of the terms). */
+  get(id: number): number {
+    if (this.dense) return id < this.dense.length ? this.dense[id]! : 0;
+    return this.sparse!.get(id) ?? 0;
   }
 }
 
@@ -1033,14 +1068,14 @@ class LeadRanker {
     this.keyedMask = new Int32Array(n);
     this.scores = new Float64Array(n);
     this.parts = new Int32Array(n);
-    const masks = keyed.masks().of;
+    const masks = keyed.masks();
     let chunk = -1;
     let held = 0;
     let mask = 0;
     for (let u = 0; u < n; u++) {
       if (units.chunk[u] !== chunk) {
         chunk = units.chunk[u]!;
-        mask = chunk < masks.length ? masks[chunk]! : 0;
+        mask = masks.get(chunk);
         held = popcount(mask);
       }
       this.keyedHeld[u] = held;
@@ -1128,7 +1163,7 @@ class LeadRanker {
     }
     for (const c of targetChunks(this.index, this.req)) {
       this.anyOpen = true;
-      this.bestOpen = Math.min(this.bestOpen, -this.boundOf(c < masks.of.length ? masks.of[c]! : 0));
+      this.bestOpen = Math.min(this.bestOpen, -this.boundOf(masks.get(c)));
     }
   }
 

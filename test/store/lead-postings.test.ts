@@ -312,6 +312,21 @@ describe('search with the leads kept', () => {
     expect(after.kept.hits.slice(1).map((h) => h.ref)).toEqual(first.kept.hits.slice(0, 4).map((h) => h.ref));
   });
 
+  it('ranks from the postings when chunk ids are far apart (an index rewritten for months)', async () => {
+    // Ids only grow: the next chunk written gets this id, thousands of times the others'.
+    index.setMeta('next_chunk', '4000000');
+    appendFileSync(join(env.SIVTR_DATA_DIR!, 'terminals', '5151-1764400000.jsonl'), JSON.stringify({ prompt: '$ ', command: 'parser config parser config far', output: 'ok', cwd: '/work', ended_at: '2026-11-30T11:00:00Z', exit_code: 0 }) + '\n');
+    await syncIndex(index, env, quiet);
+    expect(index.db.prepare('SELECT max(id) FROM chunks').pluck().get()).toBeGreaterThanOrEqual(4_000_000);
+    for (const req of [{ query: 'parser config', target: 'terminal' }, { query: 'config parser' }, { query: 'error warning', limit: 30 }]) {
+      const ranked = leadRankStats.ranked;
+      const { kept, walked } = both({ ...base, ...req });
+      expect(kept, req.query).toEqual(walked);
+      expect(leadRankStats.ranked, req.query).toBe(ranked + 1);
+    }
+    expect(both({ ...base, query: 'parser config far', target: 'terminal', limit: 1 }).kept.hits[0]!.ref).toMatch(/\/60\d$/);
+  });
+
   it('sees a record rewritten in place to text of the same length (its chunk gets a new id)', async () => {
     const log = join(env.SIVTR_DATA_DIR!, 'terminals', '5151-1764400000.jsonl');
     const ids = (): number[] => index.db.prepare('SELECT id FROM chunks ORDER BY id').pluck().all() as number[];
