@@ -9,7 +9,7 @@
 // Usage: node bench/mcp.mjs [--corpus HOME] [--sessions N] [--mb M] [--runs R]
 // Needs `npm run build` first.
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -47,7 +47,20 @@ async function connect(env) {
   const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp'], env, cwd: env.HOME, stderr: 'ignore' });
   const client = new Client({ name: 'bench', version: '1' });
   await client.connect(transport);
-  return { client, startMs: performance.now() - t0 };
+  return { client, startMs: performance.now() - t0, pid: transport.pid };
+}
+
+/**
+ * The server's CPU time so far (user + system, all its threads), from /proc; undefined elsewhere.
+ * Beside the wall times: on a machine others load, a call's wall time is mostly waiting for a core.
+ */
+function cpuMs(pid) {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10; // clock ticks of 10 ms (USER_HZ 100)
+  } catch {
+    return undefined;
+  }
 }
 
 async function call(client, name, args) {
@@ -79,8 +92,9 @@ async function serverRun(env, runs, sessions) {
     starts.push(startMs);
     await client.close();
   }
-  const { client } = await connect(env);
+  const { client, pid } = await connect(env);
   const first = await call(client, 'search', { query: 'connection refused' });
+  const cpu0 = cpuMs(pid);
   const warm = [];
   const tokens = [];
   const errors = [];
@@ -92,6 +106,7 @@ async function serverRun(env, runs, sessions) {
     if (!r.text.startsWith('no hits')) found++;
   }
   if (found < runs) throw new Error(`${runs - found} of the specific queries found nothing: the corpus is not the one this bench expects`);
+  const cpu1 = cpuMs(pid);
   const repeated = [];
   for (let i = 0; i < 20; i++) repeated.push((await call(client, 'search', { query: specific(i % 4, sessions), limit: 10 })).ms);
   // recent_commands before and after the common words: whether its slow calls are its own or
@@ -99,15 +114,18 @@ async function serverRun(env, runs, sessions) {
   const recentBefore = [];
   for (let i = 0; i < 10; i++) recentBefore.push((await call(client, 'recent_commands', { n: 5 })).ms);
   const common = [];
+  const cpu2 = cpuMs(pid);
   for (const q of COMMON) {
     const r = await call(client, 'search', { query: q, limit: 10 });
     if (r.text.startsWith('no hits')) throw new Error(`"${q}" found nothing: the corpus is not the one this bench expects`);
     common.push(r.ms);
   }
+  const cpu3 = cpuMs(pid);
   const recent = [];
   for (let i = 0; i < 10; i++) recent.push((await call(client, 'recent_commands', { n: 5 })).ms);
   await client.close();
-  return { start: median(starts), first: first.ms, firstText: first.text, warm, tokens, errors, repeated, common, recentBefore, recent };
+  const cpu = cpu0 === undefined || cpu3 === undefined ? undefined : { specific: cpu1 - cpu0, common: cpu3 - cpu2 };
+  return { start: median(starts), first: first.ms, firstText: first.text, warm, tokens, errors, repeated, common, recentBefore, recent, cpu };
 }
 
 async function main() {
@@ -142,6 +160,7 @@ async function main() {
         `    of them: a turn's token p50 ${fmt(percentile(server.tokens, 50))}, p95 ${fmt(percentile(server.tokens, 95))}; an error message (fewer hits with every word than the limit, so the engine ranks the any-word hits too) p50 ${fmt(percentile(server.errors, 50))}, p95 ${fmt(percentile(server.errors, 95))}`,
         `  the same query again (next page, or asked twice): p95 ${fmt(percentile(server.repeated, 95))}; recent_commands p50 ${fmt(percentile(server.recentBefore, 50))}, p95 ${fmt(percentile(server.recentBefore, 95))} (after the specific searches), p50 ${fmt(percentile(server.recent, 50))}, p95 ${fmt(percentile(server.recent, 95))} (after the common words)`,
         `  words most of the corpus holds, ${COMMON.length} distinct queries (${COMMON.slice(0, 3).join(', ')}, …): p50 ${fmt(percentile(server.common, 50))}, p95 ${fmt(percentile(server.common, 95))} (goal ≤ 20 ms), max ${fmt(Math.max(...server.common))}`,
+        ...(server.cpu ? [`  the server's CPU time (all threads): ${server.cpu.specific} ms for the ${opts.runs} specific queries, ${server.cpu.common} ms for the ${COMMON.length} common-word queries (10 ms ticks)`] : []),
         `  first search of a new server: ${fmt(server.first)} (${label === 'minimal env' ? 'builds the index' : 'index already built'}); server start (spawn → initialize): ${fmt(server.start)}`,
         `  one-shot \`sivtr search parser config\` (fresh process, words most of the corpus holds) ${fmt(oneShotCommon)}`,
         `  baselines: bare node -e '' ${fmt(bare)}, sivtr --version ${fmt(version)}, one-shot \`sivtr search\` (fresh process, a turn's token) ${fmt(oneShot)}${rg === undefined ? '' : `, rg -uu -l ${fmt(rg)}`}`,
