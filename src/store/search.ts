@@ -692,8 +692,18 @@ function rowsOfUnits(index: IndexDb, req: SearchRequest, ids: number[] | undefin
     params.unshift(JSON.stringify(ids));
   }
   const sql = `SELECT ${UNIT_COLUMNS} FROM ${from} JOIN sessions s ON s.id = u.session WHERE ${where.join(' AND ')}`;
-  return index.stmt(sql).all(...params) as UnitRow[];
+  // raw(): arrays, each made into a row here — better-sqlite3 makes an object through V8's API per row.
+  const rows = index.stmt(sql).raw(true).all(...params) as UnitRowValues[];
+  const out: UnitRow[] = new Array(rows.length);
+  for (let i = 0; i < rows.length; i++) {
+    const [uid, source, sid, idx, at, at_text, cwd, status, title, complete, session_title, last_idx] = rows[i]!;
+    out[i] = { uid, source, sid, idx, at, at_text, cwd, status, title, complete, session_title, last_idx };
+  }
+  return out;
 }
+
+/** UNIT_COLUMNS as raw() reads them. */
+type UnitRowValues = [number, string, string, number, number | null, string | null, string | null, StatusName, string, number, string | null, number];
 
 type RecordChunkRow = { id: number; first_unit: number; records: Buffer; source: string; sid: string; session_title: string | null };
 
