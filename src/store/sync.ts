@@ -514,7 +514,11 @@ export async function syncIndex(index: IndexDb, env: NodeJS.ProcessEnv, progress
       try {
         const plan = await source.index.plan({ env, persistent: index.persistent, previous, mark: (key) => marks.get(key) });
         plans.push({ source, plan, previous, marks });
-        listed += plan.sessions.length;
+        // Terminal logs do not count toward starting the helper early: each is packed on the main
+        // thread as it is read, in a few milliseconds, so their number says nothing of the work a
+        // thread could take (100 logs of 10,000 records in all: the thread was started, helped
+        // with none and cost ~70 ms of CPU). A long build still starts it after its first 300 ms.
+        if (!storesRecords(source.name)) listed += plan.sessions.length;
         helpers.listedSome(fingerprints.size === 0, listed);
       } catch (error) {
         warn(`cannot list ${source.name} sessions (${(error as Error).message}) — searching the other sources`);

@@ -38,6 +38,16 @@ describe('Node modules a cold index build loads', () => {
     expect(modules.filter((m) => /^NativeModule (net|internal\/fs\/rimraf)$/.test(m))).toEqual([]);
   });
 
+  it('a first build of many small terminal logs starts no helper thread (node:worker_threads)', () => {
+    const data = join(tmp.path, 'many-logs');
+    for (let l = 0; l < 48; l++) writeLog(data, `log-${l}`, Array.from({ length: 20 }, (_, i) => ({ prompt: '$ ', command: `make step-${i}`, output: i === 7 && l === 3 ? 'Connection refused' : `ok ${l} ${i}`, exit_code: 0 })));
+    const many = { ...env, SIVTR_DATA_DIR: data };
+    const r = spawnSync(process.execPath, ['-r', preload, BIN, 'search', 'refused', '--format', 'json'], { env: many, cwd: env.HOME, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 60_000 });
+    expect(r.status, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout).hits.map((h: { ref: string }) => h.ref)).toEqual(['terminal/log-3/8']);
+    expect(readFileSync(listFile, 'utf8').split('\n').filter((m) => /worker_threads/.test(m))).toEqual([]);
+  });
+
   it('a log that grew is told from its edge hashes without node:crypto, and only its new record is read', () => {
     appendFileSync(join(env.SIVTR_DATA_DIR!, 'terminals', 'term-1.jsonl'), JSON.stringify({ prompt: '$ ', command: 'curl localhost:9090', output: 'curl: (7) Connection refused again', exit_code: 7 }) + '\n');
     const r = spawnSync(process.execPath, ['-r', preload, BIN, 'search', 'refused', '--format', 'json'], { env: { ...env, SIVTR_INDEX_STATS: '1' }, cwd: env.HOME, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 60_000 });
