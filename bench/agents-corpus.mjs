@@ -95,7 +95,11 @@ function conversation(rand, pool, provider, index, targetBytes, startMs) {
       tools.push({ id: `call_${index}_${turn}_${k}`, name: k % 2 ? 'read' : 'bash', args: { command: `npm run ${WORDS[Math.floor(rand() * WORDS.length)]}` }, output, isError: rand() < 0.1 });
       bytes += len;
     }
-    const prompt = `${sentence(rand, 6, 20)} (${token})`;
+    // Every seventh turn asks in Chinese too, so that the benchmarks' two-character query (会话)
+    // finds hits to rank and cut snippets from, as a CJK user's search would; taken from the turn
+    // number rather than rand() so that the rest of the corpus is the same as without it.
+    const cjk = turn % 7 === 3 ? ' 会话恢复后测试失败了' : '';
+    const prompt = `${sentence(rand, 6, 20)}${cjk} (${token})`;
     const reply = `${sentence(rand, 10, 60)} ${token} done.`;
     turns.push({ prompt, thinking: sentence(rand, 5, 15), tools, reply, t });
     bytes += prompt.length + reply.length + 400;
