@@ -43,7 +43,7 @@ export class LeadPostings {
   private seenIn = new Int32Array(1024).fill(-1);
   private seenCount = new Int32Array(1024);
   private tf = new Int32Array(1024);
-  /** Scratch of `matchUnits`: the parts a term was met in. */
+  /** Scratch of `accumulate` (termCounts, matchUnits): the parts a term was met in. */
   private readonly met: number[] = [];
   /** Scratch of `matchUnits`: per part, its row among the parts met (-1: not met). */
   private rowOf = new Int32Array(1024).fill(-1);
@@ -181,25 +181,9 @@ export class LeadPostings {
     const out = new Map<number, PartCounts>();
     // Per slot: 1 wanted, -1 not (or removed), 0 not asked yet.
     const verdict = new Int8Array(this.slots.length);
-    const { tf, vocabulary } = this;
-    const met: number[] = [];
+    const { tf, met } = this;
     for (let t = 0; t < terms.length; t++) {
-      const term = terms[t]!;
-      met.length = 0;
-      for (let at = vocabulary.indexOf(term); at !== -1; ) {
-        const w = this.wordAt(at);
-        const end = this.wordStart[w + 1]! - 1;
-        // The term's occurrences in the word, counted as a walk counts them: each after the last.
-        let occ = 0;
-        for (let i = at; i !== -1 && i < end; i = vocabulary.indexOf(term, i + term.length)) occ++;
-        const list = this.postings[w]!;
-        for (let i = 0; i < list.length; i += 2) {
-          const g = list[i]!;
-          if (tf[g] === 0) met.push(g);
-          tf[g]! += occ * list[i + 1]!;
-        }
-        at = vocabulary.indexOf(term, end + 1);
-      }
+      this.accumulate(terms[t]!);
       for (let k = 0; k < met.length; k++) {
         const g = met[k]!;
         const n = tf[g]!;
@@ -267,6 +251,7 @@ export class LeadPostings {
     for (let at = vocabulary.indexOf(term); at !== -1; ) {
       const w = this.wordAt(at);
       const end = this.wordStart[w + 1]! - 1;
+      // The term's occurrences in the word, counted as a walk counts them: each after the last.
       let occ = 0;
       for (let i = at; i !== -1 && i < end; i = vocabulary.indexOf(term, i + term.length)) occ++;
       const list = this.postings[w]!;

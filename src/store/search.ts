@@ -417,17 +417,7 @@ class TermScan {
     if (!lead) return undefined;
     // A part of a kind below the lead's is not in it: the best part of most terminal hits (their output).
     for (let i = 0; i < unit.parts.length; i++) if (unit.parts[i]!.n === n && unit.parts[i]!.weight < LEAD_WEIGHT) return undefined;
-    // The directory lists parts by unit ordinal: the walk stops past the unit.
-    const ordinal = uid - lead.firstUnit;
-    const dir = lead.dir;
-    let at = 0;
-    for (let i = 0; i < dir.length; i++) {
-      const d = dir[i]!;
-      if (d[0] === ordinal && d[1] === n) return { uid, n, kind: d[2], label: d[3], text: lead.text.slice(at, at + d[4]), group: d[5] };
-      if (d[0] > ordinal) break;
-      at += d[4] + 1;
-    }
-    return undefined;
+    return partInLead(lead, uid, n);
   }
 
   /** Records the parts of a chunk that hold a term; returns the units they belong to. */
@@ -1246,16 +1236,7 @@ class LeadRanker {
     const u = this.settledUnits.get(uid);
     if (u === undefined) return undefined;
     const lead = this.units.lead[u]!;
-    const ordinal = uid - lead.firstUnit;
-    const dir = lead.dir;
-    let at = 0;
-    for (let i = 0; i < dir.length; i++) {
-      const d = dir[i]!;
-      if (d[0] === ordinal && d[1] === n) return { uid, n, kind: d[2], label: d[3], text: lead.text.slice(at, at + d[4]), group: d[5] };
-      if (d[0] > ordinal) break;
-      at += d[4] + 1;
-    }
-    return undefined;
+    return partInLead(lead, uid, n);
   }
 }
 
@@ -1396,4 +1377,18 @@ export function currentSessions(env: NodeJS.ProcessEnv): { source: string; id: s
     if (id) out.push({ source: p.name, id });
   }
   return out;
+}
+
+/** Part `n` of unit `uid` in a lead's text. The directory lists parts by unit ordinal: the walk stops past the unit. */
+function partInLead(lead: Pick<CachedLead, 'firstUnit' | 'dir' | 'text'>, uid: number, n: number): StoredPart | undefined {
+  const ordinal = uid - lead.firstUnit;
+  const dir = lead.dir;
+  let at = 0;
+  for (let i = 0; i < dir.length; i++) {
+    const d = dir[i]!;
+    if (d[0] === ordinal && d[1] === n) return { uid, n, kind: d[2], label: d[3], text: lead.text.slice(at, at + d[4]), group: d[5] };
+    if (d[0] > ordinal) break;
+    at += d[4] + 1;
+  }
+  return undefined;
 }
