@@ -10,6 +10,9 @@
 import type { CachedLead } from './index-db.js';
 import { PART_WEIGHT } from './docs.js';
 
+/** Which leads a search reads: those of its target's sessions, or of the chunks it asked for. */
+type LeadWanted = { wants(lead: CachedLead): boolean };
+
 /** Per part of a lead, how often each term occurs in it (undefined: none does), as a walk over its text counts. */
 export type PartCounts = (number[] | undefined)[];
 
@@ -179,8 +182,8 @@ export class LeadPostings {
   termCounts(terms: readonly string[], kinds: ReadonlySet<string> | undefined, wanted: ReadonlySet<number>, maxTf: number): Map<number, PartCounts> | undefined {
     if (!terms.every(isWordTerm)) return undefined;
     const out = new Map<number, PartCounts>();
-    // Per slot: 1 wanted, -1 not (or removed), 0 not asked yet.
     const verdict = new Int8Array(this.slots.length);
+    const chunks = { wants: (lead: CachedLead) => wanted.has(lead.chunk) };
     const { tf, met } = this;
     for (let t = 0; t < terms.length; t++) {
       this.accumulate(terms[t]!);
@@ -188,15 +191,11 @@ export class LeadPostings {
         const g = met[k]!;
         const n = tf[g]!;
         tf[g] = 0;
-        const slot = this.partSlot[g]!;
-        let ok = verdict[slot]!;
-        const lead = this.slots[slot];
-        if (ok === 0) verdict[slot] = ok = lead && wanted.has(lead.chunk) ? 1 : -1;
-        if (ok < 0) continue;
+        const lead = this.wantedLead(g, verdict, chunks, kinds);
+        if (!lead) continue;
         const p = this.partNo[g]!;
-        if (kinds && !kinds.has(lead!.dir[p]![2])) continue;
-        let counts = out.get(lead!.chunk);
-        if (!counts) out.set(lead!.chunk, (counts = new Array(lead!.dir.length)));
+        let counts = out.get(lead.chunk);
+        if (!counts) out.set(lead.chunk, (counts = new Array(lead.dir.length)));
         (counts[p] ??= new Array<number>(terms.length).fill(0))[t] = Math.min(n, maxTf);
       }
     }
@@ -208,7 +207,7 @@ export class LeadPostings {
    * counts, for ranking without an object per unit. Undefined where termCounts is, or with more
    * than MAX_MASK_TERMS terms.
    */
-  matchUnits(terms: readonly string[], kinds: ReadonlySet<string> | undefined, leads: { wants(lead: CachedLead): boolean }, maxTf: number): LeadUnits | undefined {
+  matchUnits(terms: readonly string[], kinds: ReadonlySet<string> | undefined, leads: LeadWanted, maxTf: number): LeadUnits | undefined {
     const nterms = terms.length;
     if (nterms > MAX_MASK_TERMS || !terms.every(isWordTerm)) return undefined;
     const verdict = new Int8Array(this.slots.length);
@@ -222,12 +221,7 @@ export class LeadPostings {
         const g = met[k]!;
         const n = tf[g]!;
         tf[g] = 0;
-        const slot = this.partSlot[g]!;
-        let ok = verdict[slot]!;
-        const lead = this.slots[slot];
-        if (ok === 0) verdict[slot] = ok = lead && leads.wants(lead) ? 1 : -1;
-        if (ok < 0) continue;
-        if (kinds && !kinds.has(lead!.dir[this.partNo[g]!]![2])) continue;
+        if (!this.wantedLead(g, verdict, leads, kinds)) continue;
         let row = rowOf[g]!;
         if (row < 0) {
           row = rowOf[g] = rows.length;
@@ -242,6 +236,21 @@ export class LeadPostings {
       }
     }
     return this.unitsOf(Int32Array.from(rows).sort(), counts, nterms);
+  }
+
+  /**
+   * The lead of part `g` when `leads` wants that lead (asked once per lead a search, the answer
+   * kept in `verdict`: 1 wanted, -1 not or removed, 0 not asked yet) and the part's kind is among
+   * `kinds` (any kind when undefined).
+   */
+  private wantedLead(g: number, verdict: Int8Array, leads: LeadWanted, kinds: ReadonlySet<string> | undefined): CachedLead | undefined {
+    const slot = this.partSlot[g]!;
+    let ok = verdict[slot]!;
+    const lead = this.slots[slot];
+    if (ok === 0) verdict[slot] = ok = lead && leads.wants(lead) ? 1 : -1;
+    if (ok < 0 || !lead) return undefined;
+    if (kinds && !kinds.has(lead.dir[this.partNo[g]!]![2])) return undefined;
+    return lead;
   }
 
   /** A term's count in every lead part holding it, as termCounts counts: into `tf`, the parts listed in `met`. */
