@@ -14,6 +14,7 @@ import { hasTerms, queryTerms, snippet, type QueryTerms } from './query.js';
 import { PART_WEIGHT, type StatusName } from './docs.js';
 import { termKeys } from './grams.js';
 import { MAX_MASK_TERMS, popcount, type LeadUnits } from './lead-postings.js';
+import { bytesCountable, LeadBytes } from './lead-bytes.js';
 import { chunkOfRecord, decodeRecords, isRecordUnit, RECORD_KINDS, recordMeta, type RecordList } from './record-chunks.js';
 
 export type SearchField = 'content' | 'command' | 'output' | 'input' | 'title';
@@ -345,11 +346,36 @@ class TermScan {
       this.readCachedLeads(cache, chunkIds);
       return;
     }
+    if (leadBytesPath.enabled && bytesCountable(this.lowered)) {
+      const q = this.query(`${LeadBytes.columns(this.lowered)} FROM leads c`, 'c.chunk', chunkIds, this.leadScanned);
+      if (q) this.readLeadBytes(LeadBytes.read(this.index, q.sql, q.params));
+      return;
+    }
     const q = this.query('c.chunk, c.first_unit, c.dir, c.text FROM leads c', 'c.chunk', chunkIds, this.leadScanned);
     if (!q) return;
     // raw(): arrays instead of an object per row, about half the cost of reading them.
     for (const [chunk, firstUnit, dirData, text] of this.index.stmt(q.sql).raw(true).all(...q.params) as LeadRow[]) {
       if (!this.leadScanned.has(chunk)) this.leadRead(chunk, firstUnit, decodeLeadDir(dirData), text);
+    }
+  }
+
+  /** readLead from leads read as bytes (lead-bytes.ts): a lead the byte path cannot count is walked. */
+  private readLeadBytes(leads: LeadBytes): void {
+    leadBytesPath.used++;
+    const hits = leads.hits(this.lowered, this.kinds, MAX_TF);
+    for (let i = 0; i < leads.count; i++) {
+      const chunk = leads.chunk(i);
+      if (this.leadScanned.has(chunk)) continue;
+      const found = hits[i];
+      const lead = leads.lead(i);
+      if (found === undefined) {
+        this.leadRead(chunk, lead.firstUnit, lead.dir, lead.text);
+        continue;
+      }
+      this.leadScanned.add(chunk);
+      this.leads.set(chunk, lead);
+      // A lead holding no term adds no unit (the walk records an empty list for it).
+      if (found && !this.scanned.has(chunk)) this.leadUnits.set(chunk, this.add(chunk, lead.firstUnit, found.dir, found.counts, false));
     }
   }
 
@@ -1011,6 +1037,9 @@ function coverageLevels(req: SearchRequest, terms: number, level: (held: number,
   const coverage = held > 1 ? { least: held, of: terms } : undefined;
   return { total, folded, own, page, ...(coverage ? { coverage } : {}), ...(exact ? {} : { totalAtLeast: true as const }) };
 }
+
+/** Whether a process that does not keep the leads reads them as bytes (lead-bytes.ts), and how often it did (for tests). */
+export const leadBytesPath = { enabled: true, used: 0 };
 
 /** How often the server's searches were ranked from the leads' postings alone, and how often they went on to read chunks (for tests). */
 export const leadRankStats = { ranked: 0, readOn: 0 };

@@ -1,0 +1,270 @@
+// The leads of many chunks read as bytes in one row, for a process that does not keep them (a
+// one-shot `sivtr search`): SQLite concatenates the leads' texts and directories, and the terms
+// are found with Buffer.indexOf. Decoding a string per lead (two bytes a character once a lead
+// holds any CJK), lower-casing it and making a directory entry per part was most of a search
+// whose term most leads hold (a two-character CJK word of every seventh prompt), and their
+// garbage most of the rest. A lead's directory and text are decoded only when asked for (the
+// page's snippets).
+//
+// The counts are exactly the walk's over the lower-cased text (countTerms in search.ts) for terms
+// made of SAFE characters only: ASCII and scripts without case (CJK ideographs, kana, hangul,
+// CJK punctuation). SQLite's lower() folds ASCII alone, and JavaScript's toLowerCase() gives a
+// SAFE character only from itself, from A–Z, or from U+0130 and U+212A (which lower-case to ASCII
+// `i` and `k`): a lead holding either of those two is walked as before, and so is one holding a
+// NUL inside a part (the byte path finds parts by their NUL separators). Every other character
+// lower-cases to characters that are not SAFE, so the runs of SAFE characters, where a term can
+// occur, are the same in both texts. test/store/lead-bytes.test.ts checks that premise over every
+// code point, and the answers against the walk's.
+import type { IndexDb, PartDir } from './index-db.js';
+import { decodeLeadDir, LEAD_KINDS } from './index-db.js';
+
+/** One SAFE code unit: ASCII but NUL, CJK punctuation, kana, CJK ideographs, hangul syllables. */
+export function isSafeCode(c: number): boolean {
+  return (c > 0 && c < 0x80) || (c >= 0x3000 && c <= 0x30ff) || (c >= 0x3400 && c <= 0x4dbf) || (c >= 0x4e00 && c <= 0x9fff) || (c >= 0xac00 && c <= 0xd7a3) || (c >= 0xf900 && c <= 0xfaff);
+}
+
+/** Characters beyond ASCII whose lower case holds a SAFE character (ASCII i and k). */
+export const FOLDS_TO_SAFE = ['\u0130', '\u212a'];
+
+/** Whether every term (lower-cased) is made of SAFE characters, so the byte path counts it as the walk does. */
+export function bytesCountable(terms: readonly string[]): boolean {
+  for (const term of terms) {
+    if (term === '') return false;
+    for (let i = 0; i < term.length; i++) if (!isSafeCode(term.charCodeAt(i))) return false;
+  }
+  return true;
+}
+
+const hasAsciiLetter = (terms: readonly string[]): boolean => terms.some((t) => /[a-z]/.test(t));
+
+/** Bytes of a lead's directory entry (see the leads table): five int32. */
+const DIR_BYTES = 20;
+
+/** A lead's directory and text, decoded when first asked. */
+export class LazyLead {
+  private dirValue: PartDir[] | undefined;
+  private textValue: string | undefined;
+
+  constructor(
+    private readonly from: LeadBytes,
+    private readonly i: number,
+    readonly firstUnit: number,
+  ) {}
+
+  get dir(): PartDir[] {
+    return (this.dirValue ??= this.from.dirOf(this.i));
+  }
+
+  get text(): string {
+    return (this.textValue ??= this.from.textOf(this.i));
+  }
+}
+
+/**
+ * What the byte path found in a lead: its parts that hold a term, as a directory of their own
+ * (in the lead's part order) with their counts; `null`: none does; `undefined`: the lead must be walked.
+ */
+export type LeadHits = { dir: PartDir[]; counts: number[][] } | null | undefined;
+
+/** The leads a query selects, as one row: ids, first units, text byte lengths, part counts, then the bytes. */
+type AggregateRow = [chunks: string, firstUnits: string, bytes: string, parts: string, dir: Buffer | null, text: Buffer | null, lower?: Buffer | null];
+
+/** Whether this machine stores an int32 low byte first, as a lead directory does. */
+const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
+
+export class LeadBytes {
+  readonly count: number;
+  private readonly chunks: number[];
+  private readonly firstUnits: number[];
+  /** Per lead, where its text starts in `text` (bytes) and its directory in `dir` (entries); one more at the end. */
+  private readonly textStart: Int32Array;
+  private readonly dirStart: Int32Array;
+  private readonly dir: Buffer;
+  private ints: Int32Array | undefined;
+  private readonly text: Buffer;
+  /**
+   * The text's bytes, ASCII lower-cased (SQLite's lower()) when a term holds a letter, one
+   * character a byte: String.prototype.indexOf runs natively, where each Buffer.indexOf call
+   * went through several JavaScript functions (a search made tens of thousands).
+   */
+  private readonly hay: string;
+  /** The last NUL looked for: the first at or after `nulFrom` is at `nulAt` (-1: none). */
+  private nulFrom = Infinity;
+  private nulAt = -1;
+
+  private constructor(row: AggregateRow) {
+    this.chunks = JSON.parse(row[0]) as number[];
+    this.firstUnits = JSON.parse(row[1]) as number[];
+    const bytes = JSON.parse(row[2]) as number[];
+    const parts = JSON.parse(row[3]) as number[];
+    this.count = this.chunks.length;
+    this.dir = row[4] ?? Buffer.alloc(0);
+    this.text = row[5] ?? Buffer.alloc(0);
+    this.hay = (row[6] ?? this.text).toString('latin1');
+    this.textStart = new Int32Array(this.count + 1);
+    this.dirStart = new Int32Array(this.count + 1);
+    for (let i = 0; i < this.count; i++) {
+      this.textStart[i + 1] = this.textStart[i]! + bytes[i]!;
+      this.dirStart[i + 1] = this.dirStart[i]! + parts[i]!;
+    }
+  }
+
+  /** The select list of the row `read` takes, for the terms (lower-cased) to be counted: the ASCII-folded text too when one holds a letter. */
+  static columns(lowered: readonly string[]): string {
+    const fold = hasAsciiLetter(lowered) ? ", CAST(lower(group_concat(c.text, '')) AS BLOB)" : '';
+    return "json_group_array(c.chunk), json_group_array(c.first_unit), json_group_array(octet_length(c.text)), json_group_array(c.nlead), CAST(group_concat(c.dir, '') AS BLOB), CAST(group_concat(c.text, '') AS BLOB)" + fold;
+  }
+
+  /** The leads of `sql` (a SELECT of `columns` over `leads c`), in its order. */
+  static read(index: IndexDb, sql: string, params: unknown[]): LeadBytes {
+    return new LeadBytes(index.stmt(sql).raw(true).get(...params) as AggregateRow);
+  }
+
+  chunk(i: number): number {
+    return this.chunks[i]!;
+  }
+
+  firstUnit(i: number): number {
+    return this.firstUnits[i]!;
+  }
+
+  lead(i: number): LazyLead {
+    return new LazyLead(this, i, this.firstUnits[i]!);
+  }
+
+  dirOf(i: number): PartDir[] {
+    return decodeLeadDir(this.dir.subarray(this.dirStart[i]! * DIR_BYTES, this.dirStart[i + 1]! * DIR_BYTES));
+  }
+
+  textOf(i: number): string {
+    return this.text.toString('utf8', this.textStart[i], this.textStart[i + 1]);
+  }
+
+  /**
+   * Per lead, the parts (of `kinds`; every kind when undefined) holding the `terms` (lower-cased,
+   * bytesCountable) and how often: non-overlapping occurrences, at most `maxTf`, as the walk counts.
+   */
+  hits(terms: readonly string[], kinds: ReadonlySet<string> | undefined, maxTf: number): LeadHits[] {
+    const n = this.count;
+    const hay = this.hay;
+    const out = new Array<LeadHits>(n).fill(null);
+    const walk = new Uint8Array(n);
+    for (const c of FOLDS_TO_SAFE) {
+      const bytes = Buffer.from(c, 'utf8').toString('latin1');
+      for (let at = hay.indexOf(bytes); at !== -1; at = hay.indexOf(bytes, at + 1)) walk[this.leadAt(at, 0)] = 1;
+    }
+    /** Per lead met, where its parts start (bytes), undefined when a part holds a NUL; per part, its counts. */
+    const starts = new Map<number, Int32Array | undefined>();
+    const counts = new Map<number, (number[] | undefined)[]>();
+    for (let t = 0; t < terms.length; t++) {
+      const needle = Buffer.from(terms[t]!, 'utf8').toString('latin1');
+      let li = 0;
+      let p = 0;
+      for (let at = hay.indexOf(needle); at !== -1; ) {
+        if (at >= this.textStart[li + 1]!) {
+          li = this.leadAt(at, li);
+          p = 0;
+        }
+        const end = this.textStart[li + 1]!;
+        if (walk[li] === 1) {
+          at = hay.indexOf(needle, end);
+          continue;
+        }
+        // The texts are joined without a separator: a match running into the next lead is none.
+        if (at + needle.length > end) {
+          at = hay.indexOf(needle, at + 1);
+          continue;
+        }
+        let bounds = starts.get(li);
+        if (!starts.has(li)) starts.set(li, (bounds = this.partStarts(li)));
+        if (!bounds) {
+          walk[li] = 1;
+          at = hay.indexOf(needle, end);
+          continue;
+        }
+        while (bounds[p + 1]! <= at) p++;
+        const next = bounds[p + 1]!;
+        if (kinds && !kinds.has(this.kindOf(li, p))) {
+          at = hay.indexOf(needle, next);
+          continue;
+        }
+        let lead = counts.get(li);
+        if (!lead) counts.set(li, (lead = new Array(bounds.length - 1)));
+        const tf = (lead[p] ??= new Array<number>(terms.length).fill(0));
+        at = ++tf[t]! >= maxTf ? hay.indexOf(needle, next) : hay.indexOf(needle, at + needle.length);
+      }
+    }
+    for (let i = 0; i < n; i++) if (walk[i] === 1) out[i] = undefined;
+    const ints = this.dirInts();
+    for (const [li, lead] of counts) {
+      if (walk[li] === 1) continue;
+      const dir: PartDir[] = [];
+      const found: number[][] = [];
+      for (let p = 0; p < lead.length; p++) {
+        const tf = lead[p];
+        if (!tf) continue;
+        const at = (this.dirStart[li]! + p) * (DIR_BYTES / 4);
+        dir.push([ints[at]!, ints[at + 1]!, LEAD_KINDS[ints[at + 2]!]!, null, ints[at + 3]!, ints[at + 4]!]);
+        found.push(tf);
+      }
+      out[li] = { dir, counts: found };
+    }
+    return out;
+  }
+
+  /** The directories as int32s (copied when the bytes are not aligned for a view, or not in this machine's order). */
+  private dirInts(): Int32Array {
+    if (this.ints) return this.ints;
+    const { dir } = this;
+    if (LITTLE_ENDIAN && dir.byteOffset % 4 === 0) return (this.ints = new Int32Array(dir.buffer, dir.byteOffset, dir.byteLength / 4));
+    const out = new Int32Array(dir.byteLength / 4);
+    for (let i = 0; i < out.length; i++) out[i] = dir.readInt32LE(4 * i);
+    return (this.ints = out);
+  }
+
+  /** The lead whose text holds byte `at`, looking on from lead `from`. */
+  private leadAt(at: number, from: number): number {
+    let lo = from;
+    let hi = this.count - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >>> 1;
+      if (this.textStart[mid]! <= at) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo;
+  }
+
+  /**
+   * The first NUL at or after `from` (-1: none). The last answer is kept: leads are met in
+   * order, and a lead of one part (no separator) would otherwise look as far as the next lead's.
+   */
+  private nul(from: number): number {
+    if (from >= this.nulFrom && (this.nulAt === -1 || from <= this.nulAt)) return this.nulAt;
+    this.nulFrom = from;
+    return (this.nulAt = this.hay.indexOf('\u0000', from));
+  }
+
+  /** Where lead `li`'s parts start in the text (bytes), then where it ends; undefined when its NULs are not exactly the separators. */
+  private partStarts(li: number): Int32Array | undefined {
+    const parts = this.dirStart[li + 1]! - this.dirStart[li]!;
+    const start = this.textStart[li]!;
+    const end = this.textStart[li + 1]!;
+    const out = new Int32Array(parts + 1);
+    out[0] = start;
+    let from = start;
+    for (let p = 1; p < parts; p++) {
+      const nul = this.nul(from);
+      if (nul === -1 || nul >= end) return undefined;
+      out[p] = nul + 1;
+      from = nul + 1;
+    }
+    const extra = this.nul(from);
+    if (extra !== -1 && extra < end) return undefined;
+    out[parts] = end;
+    return out;
+  }
+
+  private kindOf(li: number, p: number): string {
+    return LEAD_KINDS[this.dirInts()[(this.dirStart[li]! + p) * (DIR_BYTES / 4) + 2]!]!;
+  }
+}
