@@ -38,6 +38,9 @@ function lowerNonAscii(c: number): number {
   return l;
 }
 
+/** The lower case of each ASCII code unit. */
+const ASCII_LOWER = Uint8Array.from({ length: 0x80 }, (_, c) => (c >= 65 && c <= 90 ? c | 32 : c));
+
 /** The lower case of one code unit (SPECIAL: not one code unit of its own). */
 const lowerOne = (r: number): number => (r < 0x80 ? (r >= 65 && r <= 90 ? r | 32 : r) : lowerNonAscii(r));
 
@@ -51,11 +54,16 @@ export class KeySet {
   private bits = new Int32Array((2 * SIZE) >>> 5);
   keys: number[] = [];
   private scratch = new Uint16Array(0);
+  /** One bit per ASCII trigram (three 7-bit characters) met in this set (addAsciiParts), cleared the same way. */
+  private readonly seen = new Int32Array((1 << 21) >>> 5);
+  private seenList: number[] = [];
 
   next(): void {
-    const { bits, keys } = this;
+    const { bits, keys, seen, seenList } = this;
     for (let i = 0; i < keys.length; i++) bits[keys[i]! >>> 5] = 0;
+    for (let i = 0; i < seenList.length; i++) seen[seenList[i]! >>> 5] = 0;
     this.keys = [];
+    this.seenList = [];
   }
 
   private add(key: number): void {
@@ -125,30 +133,38 @@ export class KeySet {
   }
 
   /**
-   * Adds the keys of the ASCII text in `bytes` from `from` to `to`, exactly as addTextLowering
-   * of that text would (every byte below 0x80 is its own code unit): a chunk of terminal records
-   * is nearly always ASCII, and its parts are read in place from the chunk's buffer.
+   * Adds the keys of the ASCII parts of a chunk held in `bytes` (its parts' texts, each followed
+   * by one separator byte; `lengths[i]` is part i's length, -1 for a blank part, which has no
+   * bytes), exactly as addTextLowering of each part would (every byte below 0x80 is its own code
+   * unit). A chunk of terminal records is nearly always ASCII and is read in place from its buffer.
+   * One call per chunk: the loop runs 64 K times in one call, so V8 replaces it with optimised code
+   * within the first chunk (on-stack replacement); called once per part, the same loop ran as
+   * baseline code for most of a cold build (a part is a few dozen bytes).
+   * An ASCII trigram is 21 bits, so whether one was met before in this chunk is one bit of `seen`:
+   * a chunk's 64 K positions hold a few hundred distinct trigrams, and only those are hashed.
    */
-  addAsciiBytes(bytes: Uint8Array, from: number, to: number): void {
-    if (to - from < 2) return;
-    const { bits, keys } = this;
-    let a = bytes[from]!;
-    let b = bytes[from + 1]!;
-    if (a >= 65 && a <= 90) a |= 32;
-    if (b >= 65 && b <= 90) b |= 32;
-    for (let i = from + 2; i < to; i++) {
-      let c = bytes[i]!;
-      if (c >= 65 && c <= 90) c |= 32;
-      const key = trigram(a, b, c);
-      const word = key >>> 5;
-      const bit = 1 << (key & 31);
-      const had = bits[word]!;
-      if ((had & bit) === 0) {
-        bits[word] = had | bit;
-        keys.push(key);
+  addAsciiParts(bytes: Uint8Array, lengths: Int32Array, count: number): void {
+    const { seen, seenList } = this;
+    const lower = ASCII_LOWER;
+    for (let p = 0, at = 0; p < count; p++) {
+      const length = lengths[p]!;
+      if (length < 0) continue;
+      const end = at + length;
+      if (length >= 3) {
+        let r = (lower[bytes[at]!]! << 7) | lower[bytes[at + 1]!]!;
+        for (let i = at + 2; i < end; i++) {
+          r = ((r << 7) | lower[bytes[i]!]!) & 0x1fffff;
+          const word = r >>> 5;
+          const bit = 1 << (r & 31);
+          const had = seen[word]!;
+          if ((had & bit) === 0) {
+            seen[word] = had | bit;
+            seenList.push(r);
+            this.add(trigram(r >>> 14, (r >>> 7) & 0x7f, r & 0x7f));
+          }
+        }
       }
-      a = b;
-      b = c;
+      at = end + 1;
     }
   }
 

@@ -143,13 +143,7 @@ export class RecordPacker {
     // text of as many bytes as characters is ASCII: its parts are read in place from its bytes.
     const keys = packingKeys();
     if (text.length === Math.max(0, this.chars - 1)) {
-      const lengths = s.lengths.a;
-      for (let i = 0, at = 0; i < 3 * count; i++) {
-        const length = lengths[i]!;
-        if (length < 0) continue;
-        keys.addAsciiBytes(text, at, at + length);
-        at += length + 1;
-      }
+      keys.addAsciiParts(text, s.lengths.a, 3 * count);
     } else {
       for (const t of this.texts) keys.addTextLowering(t);
     }

@@ -46,16 +46,24 @@ describe('gram keys', () => {
     const printable = 'abcXYZ_019 \n\t-.:/"ZzAa@[`{~';
     for (let seed = 1; seed <= 200; seed++) {
       const parts = [sample(seed, seed % 5, printable), sample(seed + 1, 1 + (seed % 61), printable), sample(seed + 2, seed % 3, printable)];
-      const bytes = Buffer.from(`#${parts.join('\0')}#`, 'latin1');
-      const fromBytes = keysOf((k) => {
-        let at = 1;
-        for (const p of parts) {
-          k.addAsciiBytes(bytes, at, at + p.length);
-          at += p.length + 1;
-        }
-      });
-      expect(fromBytes, parts.join('|')).toEqual(keysOf((k) => parts.forEach((p) => k.addTextLowering(p))));
+      // A blank part (-1) has no bytes; the others are each followed by one separator.
+      const lengths = Int32Array.from([...parts.map((p) => p.length), -1, 3]);
+      const bytes = Buffer.from(`${parts.join('\0')}\0abc\0`, 'latin1');
+      const fromBytes = keysOf((k) => k.addAsciiParts(bytes, lengths, lengths.length));
+      expect(fromBytes, parts.join('|')).toEqual(keysOf((k) => [...parts, 'abc'].forEach((p) => k.addTextLowering(p))));
     }
+  });
+
+  it('start afresh after next(): a trigram met in one set is a key of the next when met there', () => {
+    const k = new KeySet();
+    const lengths = Int32Array.of(11);
+    k.addAsciiParts(Buffer.from('npm test ok'), lengths, 1);
+    const first = [...k.keys];
+    k.next();
+    expect(k.keys).toEqual([]);
+    k.addAsciiParts(Buffer.from('npm test ok'), lengths, 1);
+    expect(k.keys).toEqual(first);
+    expect([...first].sort((a, b) => a - b)).toEqual(keysOf((s) => s.addTextLowering('npm test ok')));
   });
 
   it('hold every key a query term needs, whatever its case', () => {
