@@ -1,7 +1,7 @@
 // What copy / show / diff / search see, whatever the source (docs/architecture.md).
 import type { BlockFacts, BlockKind, TokenUsage, TurnEnd } from '../agents/types.js';
 import type { FileMark, FileStamp, PathProbe } from '../session/file-mark.js';
-import type { SessionEntry } from '../session/entry.js';
+import type { PlainEntry } from '../session/entry.js';
 
 export type PartKind = BlockKind | 'prompt' | 'command' | 'output';
 
@@ -117,7 +117,7 @@ export type IndexContext = {
  * lent: it may not be kept. A streamed record has a time of its own or none (`fallbackAt` does
  * not apply to it).
  */
-export type RecordVisitor = (entry: SessionEntry, index: number) => void;
+export type RecordVisitor = (entry: PlainEntry, index: number) => void;
 
 /** What indexing is to do for a source: every session there is now, each read on demand. */
 export type IndexPlan = {

@@ -119,6 +119,31 @@ export function normaliseRaw(v: RawEntry): SessionEntry {
   });
 }
 
+/**
+ * Finds, in a log line as written (JSON text), anything that normalising might change: an escape
+ * of a control character or CR (\b \f \r \u…; a raw one cannot be in JSON text, and a \u
+ * escape of an ordinary character is only a false alarm), a DEL or CSI character, a string
+ * ending in a newline (\n"), colour or command_shown fields. A line where it finds nothing holds
+ * only texts makeEntry keeps as they are (tab and inner newlines are plain text), so its raw
+ * entry needs no normalising when `normalAsIs` also holds. No anchor nor lookaround and no line
+ * break in a match: tested once over many lines, a miss is a miss for each of them.
+ */
+export const MAY_NEED_NORMALISING = /\\[bfru]|[\x7f\x9b]|\\n"|_ansi"|command_shown"/;
+
+/** The fields of an entry that a line MAY_NEED_NORMALISING finds nothing in does not change by normalising. */
+export type PlainEntry = Pick<SessionEntry, 'prompt' | 'command' | 'output' | 'cwd' | 'ended_at' | 'exit_code'>;
+
+/**
+ * True when the raw entry of a line MAY_NEED_NORMALISING found nothing in is its own normalised
+ * entry for every field of PlainEntry: its texts are kept as they are (see MAY_NEED_NORMALISING),
+ * and its other fields have the types and values makeEntry keeps (a cwd or time that is not an
+ * empty string, a whole exit code).
+ */
+export function normalAsIs(raw: RawEntry): raw is RawEntry & PlainEntry {
+  const { prompt, cwd, ended_at: at, exit_code: exit } = raw;
+  return typeof prompt === 'string' && (cwd === undefined || (typeof cwd === 'string' && cwd !== '')) && (at === undefined || (typeof at === 'string' && at !== '')) && (exit === undefined || Number.isInteger(exit));
+}
+
 /** A parsed JSON value → a normalised entry, or undefined when it is not an entry at all. */
 export function entryFromJson(value: unknown): SessionEntry | undefined {
   return isEntryShape(value) ? normaliseRaw(value) : undefined;
@@ -147,7 +172,7 @@ export function hasText(text: string): boolean {
 }
 
 /** An entry with neither command nor output is not a record, but it keeps its position. */
-export function isRecord(entry: SessionEntry): boolean {
+export function isRecord(entry: Pick<SessionEntry, 'command' | 'output'>): boolean {
   return hasText(entry.command) || hasText(entry.output);
 }
 

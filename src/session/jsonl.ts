@@ -182,8 +182,13 @@ const readBuffers: Buffer[] = [];
 /**
  * `jsonlLines` read synchronously, for a caller that handles every line at once (the index reading
  * a terminal log): no promise per line, which cost more than parsing a short record.
+ * `hinted`: whether `hint`, a regex, matches the line (undefined without one). It is tested once over
+ * each window of lines decoded together, and line by line only in a window where it matched, so
+ * lines it rarely matches cost one test per window. It must have no anchor, lookaround or global
+ * flag, so that what it finds in no window it finds in no line of it.
  */
-export function* jsonlLinesSync(path: string, opts: { start?: number } = {}): Generator<{ line: string; terminated: boolean; end: number }> {
+export function* jsonlLinesSync(path: string, opts: { start?: number; hint?: RegExp } = {}): Generator<{ line: string; terminated: boolean; end: number; hinted: boolean | undefined }> {
+  const hint = opts.hint;
   const fd = openSync(path, 'r');
   const chunk = readBuffers.pop() ?? Buffer.allocUnsafe(READ_BYTES);
   try {
@@ -200,7 +205,7 @@ export function* jsonlLinesSync(path: string, opts: { start?: number } = {}): Ge
           pending.push(buf.subarray(0, nl));
           const line = Buffer.concat(pending).toString('utf8');
           pending = [];
-          yield { line, terminated: true, end: offset + nl + 1 };
+          yield { line, terminated: true, end: offset + nl + 1, hinted: hint?.test(line) };
           from = nl + 1;
         }
       }
@@ -216,6 +221,7 @@ export function* jsonlLinesSync(path: string, opts: { start?: number } = {}): Ge
         let end = last - from <= DECODE_BYTES ? last : buf.lastIndexOf(10, from + DECODE_BYTES);
         if (end < from) end = buf.indexOf(10, from + DECODE_BYTES);
         const text = buf.toString('utf8', from, end + 1);
+        const inWindow = hint?.test(text);
         const ascii = text.length === end + 1 - from;
         const base = from;
         let at = 0;
@@ -223,7 +229,8 @@ export function* jsonlLinesSync(path: string, opts: { start?: number } = {}): Ge
         while (at < text.length) {
           const nl = text.indexOf('\n', at);
           byte = ascii ? base + nl + 1 : buf.indexOf(10, byte) + 1;
-          yield { line: text.slice(at, nl), terminated: true, end: offset + byte };
+          const line = text.slice(at, nl);
+          yield { line, terminated: true, end: offset + byte, hinted: inWindow && hint!.test(line) };
           at = nl + 1;
         }
         from = end + 1;
@@ -232,7 +239,10 @@ export function* jsonlLinesSync(path: string, opts: { start?: number } = {}): Ge
       if (from < got) pending.push(Buffer.from(buf.subarray(from)));
       offset += got;
     }
-    if (pending.length > 0) yield { line: Buffer.concat(pending).toString('utf8'), terminated: false, end: offset };
+    if (pending.length > 0) {
+      const line = Buffer.concat(pending).toString('utf8');
+      yield { line, terminated: false, end: offset, hinted: hint?.test(line) };
+    }
   } finally {
     closeSync(fd);
     if (readBuffers.length < 4) readBuffers.push(chunk);

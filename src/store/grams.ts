@@ -47,6 +47,43 @@ const lowerOne = (r: number): number => (r < 0x80 ? (r >= 65 && r <= 90 ? r | 32
 /** FTS5 token for a key: base-36 digits, which the `ascii` tokenizer keeps as one word. */
 export const keyToken = (key: number): string => key.toString(36);
 
+/**
+ * KeySet.addAsciiParts's loop: a function of its arguments alone. The loop runs once per chunk,
+ * from its first call, before V8 has collected any type feedback: a property of `this` read at
+ * the top of the call has none, and V8's optimised code left on reading it again at the next
+ * chunk, so every later chunk ran as baseline code (arguments need no feedback).
+ */
+function asciiPartKeys(bytes: Uint8Array, lengths: Int32Array, count: number, bits: Int32Array, keys: number[], seen: Int32Array, seenList: number[]): void {
+  const lower = ASCII_LOWER;
+  for (let p = 0, at = 0; p < count; p++) {
+    const length = lengths[p]!;
+    if (length < 0) continue;
+    const end = at + length;
+    if (length >= 3) {
+      let r = (lower[bytes[at]!]! << 7) | lower[bytes[at + 1]!]!;
+      for (let i = at + 2; i < end; i++) {
+        r = ((r << 7) | lower[bytes[i]!]!) & 0x1fffff;
+        const word = r >>> 5;
+        const bit = 1 << (r & 31);
+        const had = seen[word]!;
+        if ((had & bit) === 0) {
+          seen[word] = had | bit;
+          seenList.push(r);
+          const key = trigram(r >>> 14, (r >>> 7) & 0x7f, r & 0x7f);
+          const kw = key >>> 5;
+          const kb = 1 << (key & 31);
+          const kh = bits[kw]!;
+          if ((kh & kb) === 0) {
+            bits[kw] = kh | kb;
+            keys.push(key);
+          }
+        }
+      }
+    }
+    at = end + 1;
+  }
+}
+
 /** Collects the distinct keys of many texts; `next()` starts the next set. */
 export class KeySet {
   // One bit per key (256 KB, which stays in the CPU cache; a stamp per key was 8 MB and missed
@@ -144,28 +181,7 @@ export class KeySet {
    * a chunk's 64 K positions hold a few hundred distinct trigrams, and only those are hashed.
    */
   addAsciiParts(bytes: Uint8Array, lengths: Int32Array, count: number): void {
-    const { seen, seenList } = this;
-    const lower = ASCII_LOWER;
-    for (let p = 0, at = 0; p < count; p++) {
-      const length = lengths[p]!;
-      if (length < 0) continue;
-      const end = at + length;
-      if (length >= 3) {
-        let r = (lower[bytes[at]!]! << 7) | lower[bytes[at + 1]!]!;
-        for (let i = at + 2; i < end; i++) {
-          r = ((r << 7) | lower[bytes[i]!]!) & 0x1fffff;
-          const word = r >>> 5;
-          const bit = 1 << (r & 31);
-          const had = seen[word]!;
-          if ((had & bit) === 0) {
-            seen[word] = had | bit;
-            seenList.push(r);
-            this.add(trigram(r >>> 14, (r >>> 7) & 0x7f, r & 0x7f));
-          }
-        }
-      }
-      at = end + 1;
-    }
+    asciiPartKeys(bytes, lengths, count, this.bits, this.keys, this.seen, this.seenList);
   }
 
   /** `text`'s UTF-16 code units, in a buffer reused from one text to the next. */

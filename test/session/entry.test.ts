@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { entryFromJson, makeEntry, parseEntryLine, renderBlock, renderInput, serializeEntry } from '../../src/session/entry.js';
+import { entryFromJson, makeEntry, MAY_NEED_NORMALISING, normalAsIs, normaliseRaw, parseEntryLine, parseRawEntryLine, renderBlock, renderInput, serializeEntry } from '../../src/session/entry.js';
 
 describe('SessionEntry normalisation', () => {
   it('turns CRLF into LF and trims trailing newlines from command and output', () => {
@@ -86,5 +86,63 @@ describe('rendering the input', () => {
     expect(renderBlock('$ ls', 'a\nb')).toBe('$ ls\na\nb');
     expect(renderBlock('$ true', '')).toBe('$ true');
     expect(renderBlock('', 'piped text')).toBe('piped text'); // no input line: no blank line
+  });
+});
+
+describe('a line that needs no normalising', () => {
+  // Texts made of what normalising acts on (CR, CRLF, ESC, CSI, DEL, BS, FF, NUL, trailing
+  // newlines) and what it leaves alone (tab, inner newline, quotes, backslashes, non-ASCII).
+  const alphabet = ['a', 'Z', ' ', '\t', '\n', '\r', '\r\n', '\x1b[31m', '\x1b[0m', '\x9b', '\x7f', '\b', '\f', '\u0000', '\u0001', '"', '\\', '\\n', '/', '会话', 'é', '_ansi', 'command_shown'];
+  function text(seed: number, length: number): string {
+    let x = seed;
+    let out = '';
+    for (let i = 0; i < length; i++) {
+      x = (Math.imul(x, 1103515245) + 12345) >>> 0;
+      // Mostly plain letters, so that many lines are plain and the fast path is tried.
+      out += x % 29 === 0 ? alphabet[(x >>> 8) % alphabet.length] : 'abc xyz'[(x >>> 8) % 7];
+    }
+    return out;
+  }
+  const odd = [undefined, '', 'x', 0, 1, -2, 1.5, null, true, NaN];
+  const fields = ['prompt', 'cwd', 'ended_at', 'exit_code', 'duration_ms'] as const;
+  const PLAIN = ['prompt', 'command', 'output', 'cwd', 'ended_at', 'exit_code'] as const;
+
+  it('is normalised as it is, for every field the index reads', () => {
+    let asIs = 0;
+    let hinted = 0;
+    for (let seed = 1; seed <= 3000; seed++) {
+      const value: Record<string, unknown> = { command: text(seed, seed % 13), output: text(seed * 7, seed % 40) };
+      for (const [i, f] of fields.entries()) {
+        const pick = (seed >>> i) % 5;
+        if (pick === 0) continue;
+        value[f] = pick === 1 ? odd[(seed >>> (i + 3)) % odd.length] : f === 'exit_code' || f === 'duration_ms' ? (seed % 3) - 1 : text(seed * (i + 3), 1 + (seed % 9));
+      }
+      if (seed % 17 === 0) value[seed % 2 ? 'output_ansi' : 'command_shown'] = text(seed, 5);
+      const line = JSON.stringify(value);
+      const raw = parseRawEntryLine(line);
+      if (!raw) continue;
+      if (MAY_NEED_NORMALISING.test(line)) {
+        hinted++;
+        continue;
+      }
+      if (!normalAsIs(raw)) continue;
+      asIs++;
+      const entry = normaliseRaw(raw);
+      for (const f of PLAIN) expect(raw[f], `${f} of ${line}`).toEqual(entry[f]);
+    }
+    // Neither side may be empty, or the test would hold nothing.
+    expect(asIs).toBeGreaterThan(300);
+    expect(hinted).toBeGreaterThan(300);
+  });
+
+  it('is told from one that does, whatever escapes the JSON text uses', () => {
+    const needs = ['{"prompt":"$ ","command":"ls\\r","output":""}', '{"prompt":"$ ","command":"x","output":"a\\n"}', '{"prompt":"$ ","command":"x","output":"\\u001b[1m"}', '{"prompt":"$ ","command":"x","output":"del \x7f"}', '{"prompt":"$ ","command":"x","output":"csi \x9b1m"}', '{"prompt":"$ ","command":"x","output":"","output_ansi":"y"}', '{"prompt":"$ ","command":"x","command_shown":"x","output":""}', '{"prompt":"a\\b","command":"x","output":""}'];
+    for (const line of needs) expect(MAY_NEED_NORMALISING.test(line), line).toBe(true);
+    const plain = '{"prompt":"me@box:~$ ","command":"printf \'a\\tb\\nc\'","output":"a\\tb\\nc \\"q\\" \\/ 会话","cwd":"/home/me","ended_at":"2026-10-01T00:00:00Z","exit_code":0}';
+    expect(MAY_NEED_NORMALISING.test(plain)).toBe(false);
+    const raw = parseRawEntryLine(plain)!;
+    expect(normalAsIs(raw)).toBe(true);
+    expect(normaliseRaw(raw)).toMatchObject(raw);
+    for (const bad of [{ cwd: '' }, { ended_at: '' }, { exit_code: 1.5 }, { exit_code: '0' }, { cwd: null }, { prompt: undefined }]) expect(normalAsIs({ ...raw, ...bad }), JSON.stringify(bad)).toBe(false);
   });
 });

@@ -174,6 +174,20 @@ describe('the JSONL line rule', () => {
     expect(interleaved).toEqual(Array.from({ length: Math.ceil(lines.length / 5) }, () => [rec(1), rec(2), rec(3)]).flat());
   });
 
+  it('tells which lines a hint matches, tested once a window: in a window, in a line read in pieces, in the unterminated tail', () => {
+    // Windows of 64 KiB lines, a few holding the hint; one line longer than a read (1 MiB) holding
+    // it only at its end; an unterminated last line holding it.
+    const lines: string[] = [];
+    for (let i = 0; i < 4000; i++) lines.push(rec(i, { output: i % 997 === 5 ? `x NEEDLE ${i}` : `plain ${'y'.repeat(i % 90)}` }));
+    lines.push(rec(4000, { output: `${'z'.repeat(1_200_000)} NEEDLE` }), rec(4001), rec(4002, { output: 'NEEDLE' }));
+    const path = file('hint.jsonl', `${lines.join('\n')}`);
+    const read = [...jsonlLinesSync(path, { hint: /NEEDLE/ })];
+    expect(read.map((l) => l.line)).toEqual(lines);
+    expect(read.map((l) => l.hinted)).toEqual(lines.map((l) => l.includes('NEEDLE')));
+    expect(read.filter((l) => l.hinted).length).toBe(7);
+    expect([...jsonlLinesSync(path)].every((l) => l.hinted === undefined)).toBe(true);
+  });
+
   it('drops the lines a head or tail window cuts', () => {
     const lines = [rec(1), rec(2), rec(3), rec(4)];
     const text = lines.join('\n') + '\n';
