@@ -1,6 +1,6 @@
 // What copy / show / diff / search see, whatever the source (docs/architecture.md).
 import type { BlockFacts, BlockKind, TokenUsage, TurnEnd } from '../agents/types.js';
-import type { FileMark, FileStamp, PathProbe } from '../session/file-mark.js';
+import type { FileMark, PathProbe, StampList } from '../session/file-mark.js';
 import type { PlainEntry } from '../session/entry.js';
 
 export type PartKind = BlockKind | 'prompt' | 'command' | 'output';
@@ -132,10 +132,10 @@ export type IndexPlan = {
 export interface SourceIndex {
   /**
    * True when nothing this source reads changed since it gave `fingerprint` and the sessions
-   * got the sizes and mtimes of their marks (`stamps`, by key): the source is then not asked at
-   * all. `probe` stats paths for this one check of every source (see PathProbe).
+   * got the sizes and mtimes of their marks (`stamps`, by the keys the source gave them): the source is
+   * then not asked at all. `probe` stats paths for this one check of every source (see PathProbe).
    */
-  unchangedSince(fingerprint: string, env: NodeJS.ProcessEnv, stamps: ReadonlyMap<string, FileStamp>, probe: PathProbe): boolean;
+  unchangedSince(fingerprint: string, env: NodeJS.ProcessEnv, stamps: StampList, probe: PathProbe): boolean;
   /** The sessions there are now (sessions of this source not listed leave the index). */
   plan(ctx: IndexContext): Promise<IndexPlan>;
 }

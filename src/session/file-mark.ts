@@ -70,15 +70,26 @@ export function compareFile(path: string, size: number, mtime: number, old: File
   return onlyGrew(path, old, size) ? 'appended' : 'rewritten';
 }
 
-/** What telling an unchanged file needs of its mark. */
-export type FileStamp = Pick<FileMark, 'size' | 'mtime'>;
+/** The marked files of one source as the freshness check reads them (size -1: not a file, e.g. a database row). */
+export type StampList = { paths: string[]; sizes: number[]; mtimes: number[] };
 
-/** True when every marked file (size -1: not a file) still has the size and mtime of its mark. */
-export function filesUnchanged(marks: ReadonlyMap<string, FileStamp>): boolean {
-  for (const [path, mark] of marks) {
-    if (mark.size < 0) continue;
-    const st = statFile(path);
-    if (!st || st.size !== mark.size || st.mtimeMs !== mark.mtime) return false;
+const NO_THROW = { throwIfNoEntry: false } as const;
+
+/**
+ * True when every marked file still has the size and mtime of its mark. One stat each and
+ * nothing else made per file: this is most of what a search with nothing new does.
+ */
+export function filesUnchanged({ paths, sizes, mtimes }: StampList): boolean {
+  for (let i = 0; i < paths.length; i++) {
+    const size = sizes[i]!;
+    if (size < 0) continue;
+    let st;
+    try {
+      st = statSync(paths[i]!, NO_THROW);
+    } catch {
+      return false;
+    }
+    if (st === undefined || st.size !== size || st.mtimeMs !== mtimes[i] || !st.isFile()) return false;
   }
   return true;
 }
@@ -87,7 +98,7 @@ export function filesUnchanged(marks: ReadonlyMap<string, FileStamp>): boolean {
 // `throwIfNoEntry: false` answers it without building an exception and its stack, ~10 µs each.
 export function statFile(path: string): { size: number; mtimeMs: number } | undefined {
   try {
-    const st = statSync(path, { throwIfNoEntry: false });
+    const st = statSync(path, NO_THROW);
     return st?.isFile() ? { size: st.size, mtimeMs: st.mtimeMs } : undefined;
   } catch {
     return undefined;
@@ -99,11 +110,23 @@ export type PathStat = [path: string, mtime: number, size: number];
 
 export function statPath(path: string): PathStat {
   try {
-    const st = statSync(path, { throwIfNoEntry: false });
+    const st = statSync(path, NO_THROW);
     return st ? [path, st.mtimeMs, st.isDirectory() ? 0 : st.size] : [path, -1, -1];
   } catch {
     return [path, -1, -1];
   }
+}
+
+/** True when `path` still has the stat a fingerprint kept (statPath's, without making it). */
+function samePathStat(path: string, mtime: number, size: number): boolean {
+  let st;
+  try {
+    st = statSync(path, NO_THROW);
+  } catch {
+    st = undefined;
+  }
+  if (st === undefined) return mtime === -1 && size === -1;
+  return st.mtimeMs === mtime && (st.isDirectory() ? 0 : st.size) === size;
 }
 
 /**
@@ -133,9 +156,13 @@ export class PathProbe {
     this.root = home && home !== sep ? home.replace(/[\/]+$/, '') : undefined;
   }
 
-  /** `path`'s stat; `wasMissing`: it was missing last time, so a listing may say it still is. */
-  stat(path: string, wasMissing: boolean): PathStat {
-    return wasMissing && this.listedMissing(path) ? [path, -1, -1] : statPath(path);
+  /**
+   * True when `path` still has the stat a fingerprint kept ([path, mtime, size], size -1:
+   * missing); a path that was missing may be told still missing by a listing.
+   */
+  same(path: string, mtime: number, size: number): boolean {
+    if (size === -1 && this.listedMissing(path)) return mtime === -1;
+    return samePathStat(path, mtime, size);
   }
 
   private listedMissing(path: string): boolean {
@@ -177,9 +204,10 @@ export function pathsUnchanged(fingerprint: string, scope: string, probe?: PathP
     return false;
   }
   if (taken.scope !== scope || !Array.isArray(taken.paths)) return false;
-  for (const [path, mtime, size] of taken.paths as PathStat[]) {
-    const [, nowMtime, nowSize] = probe ? probe.stat(path, size === -1) : statPath(path);
-    if (nowMtime !== mtime || nowSize !== size) return false;
+  const paths = taken.paths as PathStat[];
+  for (let i = 0; i < paths.length; i++) {
+    const [path, mtime, size] = paths[i]!;
+    if (!(probe ? probe.same(path, mtime, size) : samePathStat(path, mtime, size))) return false;
   }
   return true;
 }

@@ -10,6 +10,7 @@ import { promisify } from 'node:util';
 import { existsSync, rmSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { warn } from '../errors.js';
+import type { StampList } from '../session/file-mark.js';
 import { ensurePrivateDir } from '../files.js';
 import { PART_WEIGHT, unitText, type SessionDoc, type UnitDoc } from './docs.js';
 import type { Statement } from 'better-sqlite3';
@@ -26,6 +27,22 @@ import { isCorruptionError, isUnwritableError, openDb, openMemoryDb, type Db } f
 
 /** Bump when what is stored per unit changes: the index is then rebuilt from the sources. */
 export const PARSER_VERSION = '15';
+
+/** Meta keys of the file stamps kept per source (saveStamps): `stamps:<source>`. */
+const STAMPS = 'stamps:';
+/** A written file row drops the stamps kept for its source (the part of its key before the first colon). */
+const stampsOfRow = (row: 'NEW' | 'OLD'): string => `'${STAMPS}' || substr(${row}.key, 1, instr(${row}.key, ':') - 1)`;
+const STAMP_TRIGGERS = (
+  [
+    ['INSERT', [stampsOfRow('NEW')]],
+    ['UPDATE', [stampsOfRow('NEW'), stampsOfRow('OLD')]],
+    ['DELETE', [stampsOfRow('OLD')]],
+  ] as const
+)
+  .map(([on, keys]) => `CREATE TRIGGER IF NOT EXISTS files_${on.toLowerCase()}_drops_stamps AFTER ${on} ON files BEGIN DELETE FROM meta WHERE key IN (${keys.join(', ')}); END;`)
+  .join('\n');
+export const stampsKey = (source: string): string => STAMPS + source;
+const STAMPS_END = 'stamps;';
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -489,6 +506,8 @@ export class IndexDb {
   private kept: { stamp: string; values: Map<string, unknown> } | undefined;
   /** Write transactions run through this connection; with data_version (others'), says when the index changed. */
   private writes = 0;
+  /** saveStamps made sure the triggers that drop stale stamps exist. */
+  private stampTriggers = false;
   /** Gram rows held back until the end of the current write (see `writing`). */
   private deferredGrams: [number, string][] | undefined;
 
@@ -540,9 +559,55 @@ export class IndexDb {
     return new Map(rows.map((r) => [r.key, r]));
   }
 
-  /** The size and mtime of every file row, by key: all that telling an unchanged file needs. */
-  fileStamps(): { key: string; size: number; mtime: number }[] {
-    return this.stmt('SELECT key, size, mtime FROM files').all() as { key: string; size: number; mtime: number }[];
+  /**
+   * Every source's fingerprint (`watch:<source>`) and the stamps of its files (`stamps:<source>`,
+   * see saveStamps), by key: what a search with nothing new reads, in one query.
+   */
+  freshnessMeta(): Map<string, string> {
+    const rows = this.stmt(`SELECT key, value FROM meta WHERE key >= 'watch:' AND key < 'watch;' OR key >= '${STAMPS}' AND key < '${STAMPS_END}'`).raw().all() as [string, string][];
+    return new Map(rows);
+  }
+
+  /** The size and mtime of every file row of `source`, as the freshness check compares them. */
+  stampsOf(source: string): StampList {
+    const prefix = `${source}:`;
+    const rows = this.stmt('SELECT key, size, mtime FROM files WHERE key >= ? AND key < ?').raw().all(prefix, prefix + '\uffff') as [string, number, number][];
+    const list: StampList = { paths: [], sizes: [], mtimes: [] };
+    for (const [key, size, mtime] of rows) {
+      list.paths.push(key.slice(prefix.length));
+      list.sizes.push(size);
+      list.mtimes.push(mtime);
+    }
+    return list;
+  }
+
+  /**
+   * Keeps `source`'s file stamps as one meta value beside its fingerprint: the freshness check
+   * then reads one value per source instead of a row per file (300 file rows cost ~2.5 M
+   * instructions to read, several times the value's parse). Triggers on `files` delete the value
+   * whenever a row of its source is written, by this version of sivtr or any other that shares
+   * the file (an older one does not know the value), so a value that is there always equals the
+   * rows; without one the check reads the rows. Made in one transaction with the rows it reads.
+   */
+  saveStamps(source: string): void {
+    this.transaction(() => {
+      if (!this.stampTriggers) {
+        this.db.exec(STAMP_TRIGGERS);
+        this.stampTriggers = true;
+      }
+      this.setMeta(stampsKey(source), JSON.stringify(this.stampsOf(source)));
+    });
+  }
+
+  /** The stamps kept for a source (saveStamps), or undefined when there are none or they do not parse. */
+  static parseStamps(text: string | undefined): StampList | undefined {
+    if (text === undefined) return undefined;
+    try {
+      const list = JSON.parse(text) as StampList;
+      return Array.isArray(list.paths) && Array.isArray(list.sizes) && Array.isArray(list.mtimes) && list.paths.length === list.sizes.length && list.paths.length === list.mtimes.length ? list : undefined;
+    } catch {
+      return undefined;
+    }
   }
 
   setFile(row: FileRow): void {

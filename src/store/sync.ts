@@ -4,21 +4,22 @@
 // whether it is unchanged since its mark, grew (only its new units are read), or is read again.
 // Only units whose content changed are rewritten, in batched transactions.
 // A search with nothing new (the usual one) is this check and nothing more: every source's
-// fingerprint and every file's size and mtime are read in two queries, the folders of agents
-// that are not installed are told missing from a listing of the home (PathProbe), and what
-// remains is one stat per watched folder and per indexed file — a file that grew changes no
-// folder, so nothing cheaper can tell.
+// fingerprint and the sizes and mtimes of its files (kept as one value per source beside the
+// fingerprint, see IndexDb.saveStamps) are read in one query, the folders of agents that are not
+// installed are told missing from a listing of the home (PathProbe), and what remains is one
+// stat per watched folder and per indexed file — a file that grew changes no folder, so nothing
+// cheaper can tell.
 import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { warn } from '../errors.js';
 import { home } from '../files.js';
-import { PathProbe, type FileStamp } from '../session/file-mark.js';
+import { PathProbe } from '../session/file-mark.js';
 import { allSources } from '../memory/sources.js';
 import { activeCaptureRules } from '../session/capture-rules.js';
 import type { IndexPlan, SessionChange, SessionMark, Source } from '../memory/types.js';
 import { count } from '../plural.js';
 import { unitDoc, type UnitDoc } from './docs.js';
-import { bytesRead, packUnitsAsync, type IndexDb, type PackedChunk, type ReplacePlan } from './index-db.js';
+import { bytesRead, IndexDb, packUnitsAsync, stampsKey, type PackedChunk, type ReplacePlan } from './index-db.js';
 import { storesRecords } from './record-chunks.js';
 import { encodeRecords, RecordPacker, type PackedRecords } from './record-pack.js';
 import { SyncHelper, type HelperResult } from './sync-helper.js';
@@ -44,21 +45,6 @@ export const newSyncStats = (): SyncStats => ({
 export type Progress = { total(n: number): void; step(): void; done(): void };
 
 const watchKey = (source: Pick<Source, 'name'>): string => `watch:${source.name}`;
-
-/** Every file row's size and mtime, by source and then by the key the source gave them. */
-function stampsBySource(index: IndexDb): Map<string, Map<string, FileStamp>> {
-  const out = new Map<string, Map<string, FileStamp>>();
-  for (const { key, size, mtime } of index.fileStamps()) {
-    const colon = key.indexOf(':');
-    const source = key.slice(0, colon);
-    let stamps = out.get(source);
-    if (!stamps) out.set(source, (stamps = new Map()));
-    stamps.set(key.slice(colon + 1), { size, mtime });
-  }
-  return out;
-}
-
-const NO_STAMPS: ReadonlyMap<string, FileStamp> = new Map();
 
 /** The marks of a source's sessions, by the key the source gave them. */
 function marksOf(index: IndexDb, source: Source): Map<string, SessionMark> {
@@ -380,7 +366,13 @@ async function finishSource(index: IndexDb, sp: SourcePlan, w: SourceWrite, stat
   if (w.failures.length > 0) warn(`cannot read ${count(w.failures.length, `${source.name} session`)}, e.g. ${w.failures[0]} — they are left out of search`);
   removeMissing(index, source.name, w.present, stats);
   // Unreadable sessions are retried next time rather than trusted as unchanged.
-  if (index.persistent && plan.fingerprint !== undefined) index.setMeta(watchKey(source), w.failures.length === 0 ? plan.fingerprint : '');
+  if (index.persistent && plan.fingerprint !== undefined) {
+    const fingerprint = plan.fingerprint;
+    index.transaction(() => {
+      index.setMeta(watchKey(source), w.failures.length === 0 ? fingerprint : '');
+      if (w.failures.length === 0) index.saveStamps(source.name);
+    });
+  }
 }
 
 /**
@@ -495,19 +487,30 @@ export async function syncIndex(index: IndexDb, env: NodeJS.ProcessEnv, progress
   const plans: SourcePlan[] = [];
   let helpers: HelperControl | undefined;
   try {
-    const fingerprints = index.persistent ? index.metaWithPrefix(watchKey({ name: '' })) : new Map<string, string>();
-    const stamps = fingerprints.size > 0 ? stampsBySource(index) : new Map<string, Map<string, FileStamp>>();
+    const fingerprints = index.persistent ? index.freshnessMeta() : new Map<string, string>();
     const probe = new PathProbe(home(env));
     // Only the source table's own sources can be planned again in another thread.
     helpers = new HelperControl(env, index.persistent, only?.sources === undefined);
     let listed = 0;
     for (const source of only?.sources ?? allSources()) {
       const previous = fingerprints.get(watchKey(source)) ?? '';
-      const sessions = stamps.get(source.name) ?? NO_STAMPS;
-      if (previous !== '' && source.index.unchangedSince(previous, env, sessions, probe)) {
-        stats.filesSeen += sessions.size;
-        stats.filesUnchanged += sessions.size;
-        continue;
+      if (previous !== '') {
+        const kept = IndexDb.parseStamps(fingerprints.get(stampsKey(source.name)));
+        const stamps = kept ?? index.stampsOf(source.name);
+        if (source.index.unchangedSince(previous, env, stamps, probe)) {
+          // An index written before stamps were kept gets them once, so later checks read no file
+          // rows; one that cannot be written now (a read-only file) is checked from its rows again.
+          if (kept === undefined) {
+            try {
+              index.saveStamps(source.name);
+            } catch {
+              // nothing was written: the next check reads the rows
+            }
+          }
+          stats.filesSeen += stamps.paths.length;
+          stats.filesUnchanged += stamps.paths.length;
+          continue;
+        }
       }
       helpers.listing();
       const marks = marksOf(index, source);
