@@ -4,7 +4,7 @@
 import { basename, join, normalize } from 'node:path';
 import { warn } from '../errors.js';
 import { childPath } from '../files.js';
-import { firstLine, jsonlLinesSync, newJsonlStats, parseJsonlLine, readJsonlSync, readRange, tailRecords, textLines, type JsonlStats } from '../session/jsonl.js';
+import { firstLine, jsonlLinesSync, newJsonlStats, parseJsonlLine, readBytes, readJsonlSync, tailRecords, textLines, type JsonlStats } from '../session/jsonl.js';
 import { withDecompressed, zstdHead } from './zstd.js';
 import { columnsOf, openReadOnly } from './sqlite.js';
 import {
@@ -571,11 +571,26 @@ function isSubagentSource(source: unknown): boolean {
   return isObject(source) && ('subagent' in source || 'review' in source);
 }
 
+/** Bytes of a large rollout's head decoded first: its first lines nearly always tell its summary. */
+const FIRST_BYTES = 64 * 1024;
+
+/** headSummary's answer when asked `knownOnly` and the lines it was given did not tell everything. */
+const NOT_KNOWN = Symbol('summary not known');
+
 /**
  * A listing summary from the head of a rollout: `headText` is its first bytes (`whole` when that
  * is the entire file); `tailUpdatedAt` the last timestamp of a larger file, when known.
  */
 function summarizeHead(path: string, headText: string, whole: boolean, mtimeMs: number, tailUpdatedAt?: string): TranscriptSummary | undefined {
+  const summary = headSummary(path, headText, whole, mtimeMs, tailUpdatedAt, false);
+  return summary === NOT_KNOWN ? undefined : summary;
+}
+
+/**
+ * summarizeHead, or with `knownOnly` (the text is the start of a head that holds no rollback)
+ * NOT_KNOWN unless the text's lines tell the whole summary.
+ */
+function headSummary(path: string, headText: string, whole: boolean, mtimeMs: number, tailUpdatedAt: string | undefined, knownOnly: boolean): TranscriptSummary | undefined | typeof NOT_KNOWN {
   const reader = new CodexReader();
   let source: unknown;
   let firstMeta = true;
@@ -584,7 +599,8 @@ function summarizeHead(path: string, headText: string, whole: boolean, mtimeMs: 
   // head's lines have given everything else, the rest of the head changes nothing, unless a
   // rollback in it undoes turns (then it is read to its end). A cold index build lists every
   // rollout before reading them, and parsing whole 256 KiB heads was most of that listing.
-  const stopEarly = !whole && !headText.includes('thread_rolled_back');
+  const stopEarly = knownOnly || (!whole && !headText.includes('thread_rolled_back'));
+  let known = false;
   for (const { line, terminated } of textLines(headText, { cutTail: !whole })) {
     const r = parseJsonlLine(line, newJsonlStats(), !terminated);
     if (!isObject(r)) continue;
@@ -595,8 +611,12 @@ function summarizeHead(path: string, headText: string, whole: boolean, mtimeMs: 
       source = p.source;
     }
     reader.line(r);
-    if (stopEarly && reader.summaryKnown()) break;
+    if (stopEarly && reader.summaryKnown()) {
+      known = true;
+      break;
+    }
   }
+  if (knownOnly && !known) return NOT_KNOWN;
   if (reader.id === undefined && parsed === 0) {
     // The first line alone exceeds the head (huge instructions): pick the fields by pattern.
     reader.id = /"id"\s*:\s*"([^"]+)"/.exec(headText)?.[1];
@@ -622,7 +642,16 @@ function summarize(path: string, size: number, mtimeMs: number): TranscriptSumma
   const whole = size <= HEAD_BYTES;
   let tailUpdatedAt: string | undefined;
   if (!whole) for (const r of tailRecords(path, size, TAIL_BYTES)) if (isObject(r) && typeof r.timestamp === 'string') tailUpdatedAt = r.timestamp;
-  return summarizeHead(path, readRange(path, 0, HEAD_BYTES), whole, mtimeMs, tailUpdatedAt);
+  const head = readBytes(path, 0, HEAD_BYTES);
+  // Decoding the whole head as text was most of listing a large rollout (a cold index build lists
+  // every one before reading them): the first bytes are decoded first, and the rest only when
+  // their lines do not tell the summary. A rollback anywhere in the head means reading it all;
+  // its name is ASCII, so it is looked for in the bytes.
+  if (!whole && head.length > FIRST_BYTES && !head.includes('thread_rolled_back')) {
+    const early = headSummary(path, head.toString('utf8', 0, FIRST_BYTES), false, mtimeMs, tailUpdatedAt, true);
+    if (early !== NOT_KNOWN) return early;
+  }
+  return summarizeHead(path, head.toString('utf8'), whole, mtimeMs, tailUpdatedAt);
 }
 
 function* rolloutFiles(dir: string, say: (m: string) => void, depth = 0): Generator<string> {

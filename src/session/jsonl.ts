@@ -99,7 +99,7 @@ export function* bufferLines(buf: Buffer, base = 0): Generator<ByteLine> {
 }
 
 /** Up to `max` bytes of a file from `start`. */
-function readBytes(path: string, start: number, max: number): Buffer {
+export function readBytes(path: string, start: number, max: number): Buffer {
   const fd = openSync(path, 'r');
   try {
     const buf = Buffer.allocUnsafe(Math.max(0, max));

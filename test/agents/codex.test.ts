@@ -89,6 +89,24 @@ describe('codex: listing a rollout larger than its head (256 KiB)', () => {
       for (const path of paths) rmSync(path);
     }
   });
+  it('reads the rest of the head when its first 64 KiB do not tell the summary, or a rollback lies beyond them', () => {
+    const late = '019d0000-1111-7aaa-8bbb-000000000003';
+    const rolledLate = '019d0000-1111-7aaa-8bbb-000000000004';
+    const longMeta = (id: string) => rec('00:00', 'session_meta', { id, timestamp: '2026-04-01T10:00:00.000Z', cwd: join(h.work, 'app'), source: 'cli', instructions: '会话 instructions '.repeat(6000) });
+    const paths = [
+      // The first message comes only after ~110 KB of instructions (CJK: a multi-byte character is cut at 64 KiB).
+      write(late, [longMeta(late), ...user('00:01', 'late first ask'), reply('00:02', 'done'), ...filler('00:03', 60)]),
+      // The rollback is ~80 KB in: only reading the whole head sees it.
+      write(rolledLate, [meta(rolledLate), ...user('00:01', 'first ask'), reply('00:02', 'done'), ...filler('00:03', 20), rec('00:04', 'event_msg', { type: 'thread_rolled_back', num_turns: 1 }), ...user('00:05', 'asked again'), ...filler('00:06', 60)]),
+    ];
+    try {
+      const list = listJson(h, ['codex', '--global']);
+      expect(list.find((s) => s.id === late)).toMatchObject({ title: 'late first ask', cwd: join(h.work, 'app'), updated_at: '2026-04-01T10:00:03.000Z' });
+      expect(list.find((s) => s.id === rolledLate)).toMatchObject({ title: 'asked again', cwd: join(h.work, 'app'), updated_at: '2026-04-01T10:00:06.000Z' });
+    } finally {
+      for (const path of paths) rmSync(path);
+    }
+  });
 });
 
 describe('codex: eras', () => {
