@@ -48,39 +48,35 @@ const lowerOne = (r: number): number => (r < 0x80 ? (r >= 65 && r <= 90 ? r | 32
 export const keyToken = (key: number): string => key.toString(36);
 
 /**
- * KeySet.addAsciiParts's loop: a function of its arguments alone. The loop runs once per chunk,
- * from its first call, before V8 has collected any type feedback: a property of `this` read at
- * the top of the call has none, and V8's optimised code left on reading it again at the next
- * chunk, so every later chunk ran as baseline code (arguments need no feedback).
+ * The keys of the ASCII text in `bytes` from `at` to `end` (at least three bytes). A function of
+ * its arguments alone, called once per part: V8 runs a function called thousands of times as
+ * baseline, then optimised code within the first chunk, where one call per chunk waited in the
+ * interpreter for the optimised loop (on-stack replacement) through most of a cold build's first
+ * chunks; and a property of `this` read in a call made before V8 collected type feedback left
+ * the optimised code without any, which deoptimised it.
+ * An ASCII trigram is 21 bits, so whether one was met before in this set is one bit of `seen`: a
+ * chunk's 64 K positions hold a few hundred distinct trigrams, and only those are hashed.
  */
-function asciiPartKeys(bytes: Uint8Array, lengths: Int32Array, count: number, bits: Int32Array, keys: number[], seen: Int32Array, seenList: number[]): void {
+function asciiRangeKeys(bytes: Uint8Array, at: number, end: number, bits: Int32Array, keys: number[], seen: Int32Array, seenList: number[]): void {
   const lower = ASCII_LOWER;
-  for (let p = 0, at = 0; p < count; p++) {
-    const length = lengths[p]!;
-    if (length < 0) continue;
-    const end = at + length;
-    if (length >= 3) {
-      let r = (lower[bytes[at]!]! << 7) | lower[bytes[at + 1]!]!;
-      for (let i = at + 2; i < end; i++) {
-        r = ((r << 7) | lower[bytes[i]!]!) & 0x1fffff;
-        const word = r >>> 5;
-        const bit = 1 << (r & 31);
-        const had = seen[word]!;
-        if ((had & bit) === 0) {
-          seen[word] = had | bit;
-          seenList.push(r);
-          const key = trigram(r >>> 14, (r >>> 7) & 0x7f, r & 0x7f);
-          const kw = key >>> 5;
-          const kb = 1 << (key & 31);
-          const kh = bits[kw]!;
-          if ((kh & kb) === 0) {
-            bits[kw] = kh | kb;
-            keys.push(key);
-          }
-        }
+  let r = (lower[bytes[at]!]! << 7) | lower[bytes[at + 1]!]!;
+  for (let i = at + 2; i < end; i++) {
+    r = ((r << 7) | lower[bytes[i]!]!) & 0x1fffff;
+    const word = r >>> 5;
+    const bit = 1 << (r & 31);
+    const had = seen[word]!;
+    if ((had & bit) === 0) {
+      seen[word] = had | bit;
+      seenList.push(r);
+      const key = trigram(r >>> 14, (r >>> 7) & 0x7f, r & 0x7f);
+      const kw = key >>> 5;
+      const kb = 1 << (key & 31);
+      const kh = bits[kw]!;
+      if ((kh & kb) === 0) {
+        bits[kw] = kh | kb;
+        keys.push(key);
       }
     }
-    at = end + 1;
   }
 }
 
@@ -174,14 +170,15 @@ export class KeySet {
    * by one separator byte; `lengths[i]` is part i's length, -1 for a blank part, which has no
    * bytes), exactly as addTextLowering of each part would (every byte below 0x80 is its own code
    * unit). A chunk of terminal records is nearly always ASCII and is read in place from its buffer.
-   * One call per chunk: the loop runs 64 K times in one call, so V8 replaces it with optimised code
-   * within the first chunk (on-stack replacement); called once per part, the same loop ran as
-   * baseline code for most of a cold build (a part is a few dozen bytes).
-   * An ASCII trigram is 21 bits, so whether one was met before in this chunk is one bit of `seen`:
-   * a chunk's 64 K positions hold a few hundred distinct trigrams, and only those are hashed.
    */
   addAsciiParts(bytes: Uint8Array, lengths: Int32Array, count: number): void {
-    asciiPartKeys(bytes, lengths, count, this.bits, this.keys, this.seen, this.seenList);
+    const { bits, keys, seen, seenList } = this;
+    for (let p = 0, at = 0; p < count; p++) {
+      const length = lengths[p]!;
+      if (length < 0) continue;
+      if (length >= 3) asciiRangeKeys(bytes, at, at + length, bits, keys, seen, seenList);
+      at += length + 1;
+    }
   }
 
   /** `text`'s UTF-16 code units, in a buffer reused from one text to the next. */

@@ -43,10 +43,15 @@ class IntRun {
   }
 }
 
-/** A chunk's part lengths and lead directory being filled: reused from chunk to chunk and, once a packer is done, by the next one. */
-type Scratch = { lengths: IntRun; lead: IntRun };
+/**
+ * A chunk's part lengths, lead directory, texts, metadata and lead texts being filled: reused
+ * from chunk to chunk and, once a packer is done, by the next one. The lists of strings too: a
+ * new [] holds small integers until its first push, and V8's code for the pushes, made for a
+ * list of strings, deoptimised on meeting one (once for each log packed).
+ */
+type Scratch = { lengths: IntRun; lead: IntRun; texts: string[]; metas: string[]; leadTexts: string[] };
 const scratchPool: Scratch[] = [];
-const takeScratch = (): Scratch => scratchPool.pop() ?? { lengths: new IntRun(3 * 1024), lead: new IntRun(5 * 1024) };
+const takeScratch = (): Scratch => scratchPool.pop() ?? { lengths: new IntRun(3 * 1024), lead: new IntRun(5 * 1024), texts: [], metas: [], leadTexts: [] };
 
 /** Characters JSON.stringify would escape (quote, backslash, controls, lone surrogate halves). */
 const NEEDS_ESCAPE = /["\\\x00-\x1f\ud800-\udfff]/;
@@ -72,9 +77,6 @@ export class RecordPacker {
   private lo = 0;
   private nparts = 0;
   private chars = 0;
-  private texts: string[] = [];
-  private metas: string[] = [];
-  private leadTexts: string[] = [];
   private cwd: string | null = null;
   private cwdJson = 'null';
   private title = '';
@@ -109,7 +111,7 @@ export class RecordPacker {
     // records mostly share their cwd, and often their title, with the record before.
     if (cwd !== this.cwd) this.cwdJson = jsonString((this.cwd = cwd));
     if (title !== this.title) this.titleJson = jsonString((this.title = title));
-    this.metas.push(`[${index},${jsonString(at)},${this.cwdJson},"${status}",${this.titleJson}]`);
+    s.metas.push(`[${index},${jsonString(at)},${this.cwdJson},"${status}",${this.titleJson}]`);
     if (this.chars >= CHUNK_CHARS || this.records >= MAX_RECORDS) this.flush();
   }
 
@@ -120,7 +122,7 @@ export class RecordPacker {
       return;
     }
     s.lengths.push(kept.length);
-    this.texts.push(kept);
+    s.texts.push(kept);
     this.nparts++;
     this.chars += kept.length + 1;
     const lead = RECORD_LEAD[i]!;
@@ -131,36 +133,36 @@ export class RecordPacker {
       d.push(lead);
       d.push(kept.length);
       d.push(i + 1);
-      this.leadTexts.push(kept);
+      s.leadTexts.push(kept);
     }
   }
 
   private flush(): void {
     const s = this.scratch!;
     const count = this.records;
-    const text = Buffer.from(this.texts.join('\u0000'), 'utf8');
+    const text = Buffer.from(s.texts.join('\u0000'), 'utf8');
     // Keys part by part (no query holds a NUL, so no gram across two parts is asked for). A
     // text of as many bytes as characters is ASCII: its parts are read in place from its bytes.
     const keys = packingKeys();
     if (text.length === Math.max(0, this.chars - 1)) {
       keys.addAsciiParts(text, s.lengths.a, 3 * count);
     } else {
-      for (const t of this.texts) keys.addTextLowering(t);
+      for (const t of s.texts) keys.addTextLowering(t);
     }
     // The list: the record count (u32), per record its part lengths (int32 ×3, -1: blank), per
     // record its metadata's byte length (u32), then the metadata (see RecordList).
-    const joined = this.metas.join('');
+    const joined = s.metas.join('');
     const metaBytes = Buffer.byteLength(joined, 'utf8');
     const list = Buffer.allocUnsafe(4 + 16 * count + metaBytes);
     list.writeUInt32LE(count, 0);
     list.set(s.lengths.bytes(), 4);
     const metaLengths = new Uint32Array(count);
     const ascii = metaBytes === joined.length;
-    for (let k = 0; k < count; k++) metaLengths[k] = ascii ? this.metas[k]!.length : Buffer.byteLength(this.metas[k]!, 'utf8');
+    for (let k = 0; k < count; k++) metaLengths[k] = ascii ? s.metas[k]!.length : Buffer.byteLength(s.metas[k]!, 'utf8');
     list.set(new Uint8Array(metaLengths.buffer), 4 + 12 * count);
     list.write(joined, 4 + 16 * count, 'utf8');
-    const nlead = this.leadTexts.length;
-    const lead = nlead === 0 ? null : { n: nlead, dir: Buffer.from(s.lead.bytes()), text: this.leadTexts.join('\u0000') };
+    const nlead = s.leadTexts.length;
+    const lead = nlead === 0 ? null : { n: nlead, dir: Buffer.from(s.lead.bytes()), text: s.leadTexts.join('\u0000') };
     this.chunks.push({ lo: this.lo, docs: [], parts: '', nparts: this.nparts, nchars: Math.max(0, this.chars - 1), keys: keysAsTokens(keys), data: RAW, lead, count });
     this.raw.push(text);
     this.lists.push(list);
@@ -169,9 +171,9 @@ export class RecordPacker {
     this.records = 0;
     this.nparts = 0;
     this.chars = 0;
-    this.texts = [];
-    this.metas = [];
-    this.leadTexts = [];
+    s.texts.length = 0;
+    s.metas.length = 0;
+    s.leadTexts.length = 0;
   }
 
   /** Ends the last chunk: the records handed over, packed but not yet encoded for storage. */
