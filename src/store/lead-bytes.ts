@@ -15,7 +15,7 @@
 // lower-cases to characters that are not SAFE, so the runs of SAFE characters, where a term can
 // occur, are the same in both texts. test/store/lead-bytes.test.ts checks that premise over every
 // code point, and the answers against the walk's.
-import type { IndexDb, PartDir } from './index-db.js';
+import type { IndexDb, PartDir, StoredPart } from './index-db.js';
 import { decodeLeadDir, LEAD_KINDS } from './index-db.js';
 
 /** One SAFE code unit: ASCII but NUL, CJK punctuation, kana, CJK ideographs, hangul syllables. */
@@ -58,6 +58,14 @@ export class LazyLead {
   get text(): string {
     return (this.textValue ??= this.from.textOf(this.i));
   }
+
+  /** Part `n` of unit `uid`, as partInLead (search.ts) cuts it, without a directory entry per part of the lead. */
+  part(uid: number, n: number): StoredPart | undefined {
+    const found = this.from.partAt(this.i, uid - this.firstUnit, n);
+    if (!found) return undefined;
+    const [at, length, kind, group] = found;
+    return { uid, n, kind, label: null, text: this.text.slice(at, at + length), group };
+  }
 }
 
 /**
@@ -68,6 +76,9 @@ export type LeadHits = { dir: PartDir[]; counts: number[][] } | null | undefined
 
 /** The leads a query selects, as one row: ids, first units, text byte lengths, part counts, then the bytes. */
 type AggregateRow = [chunks: string, firstUnits: string, bytes: string, parts: string, dir: Buffer | null, text: Buffer | null, lower?: Buffer | null];
+
+const FOUND = 1;
+const WALKED = 2;
 
 /** Whether this machine stores an int32 low byte first, as a lead directory does. */
 const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
@@ -136,6 +147,19 @@ export class LeadBytes {
     return decodeLeadDir(this.dir.subarray(this.dirStart[i]! * DIR_BYTES, this.dirStart[i + 1]! * DIR_BYTES));
   }
 
+  /** Where part `n` of the unit `ordinal` of lead `i` is in its text (characters), its length, kind and group; undefined when the lead lacks it. */
+  partAt(i: number, ordinal: number, n: number): [at: number, length: number, kind: string, group: number] | undefined {
+    const ints = this.dirInts();
+    const W = DIR_BYTES / 4;
+    let at = 0;
+    for (let e = this.dirStart[i]! * W; e < this.dirStart[i + 1]! * W; e += W) {
+      if (ints[e] === ordinal && ints[e + 1] === n) return [at, ints[e + 3]!, LEAD_KINDS[ints[e + 2]!]!, ints[e + 4]!];
+      if (ints[e]! > ordinal) break;
+      at += ints[e + 3]! + 1;
+    }
+    return undefined;
+  }
+
   textOf(i: number): string {
     return this.text.toString('utf8', this.textStart[i], this.textStart[i + 1]);
   }
@@ -147,26 +171,33 @@ export class LeadBytes {
   hits(terms: readonly string[], kinds: ReadonlySet<string> | undefined, maxTf: number): LeadHits[] {
     const n = this.count;
     const hay = this.hay;
+    const nterms = terms.length;
+    const parts = this.dirStart[n]!;
     const out = new Array<LeadHits>(n).fill(null);
-    const walk = new Uint8Array(n);
+    // Per lead: 0 its parts not found yet, 1 found, 2 walked (U+0130, U+212A, or a NUL inside a part).
+    const state = new Uint8Array(n);
     for (const c of FOLDS_TO_SAFE) {
       const bytes = Buffer.from(c, 'utf8').toString('latin1');
-      for (let at = hay.indexOf(bytes); at !== -1; at = hay.indexOf(bytes, at + 1)) walk[this.leadAt(at, 0)] = 1;
+      for (let at = hay.indexOf(bytes); at !== -1; at = hay.indexOf(bytes, at + 1)) state[this.leadAt(at, 0)] = WALKED;
     }
-    /** Per lead met, where its parts start (bytes), undefined when a part holds a NUL; per part, its counts. */
-    const starts = new Map<number, Int32Array | undefined>();
-    const counts = new Map<number, (number[] | undefined)[]>();
-    for (let t = 0; t < terms.length; t++) {
+    // Flat over every part of every lead (numbered as the directories are): where it starts in
+    // the text (the entry after a lead's last part is the next lead's start, its end), its counts.
+    const starts = new Int32Array(parts + 1);
+    for (let i = 0; i <= n; i++) starts[this.dirStart[i]!] = this.textStart[i]!;
+    const tf = new Uint8Array(parts * nterms);
+    const met: number[] = [];
+    for (let t = 0; t < nterms; t++) {
       const needle = Buffer.from(terms[t]!, 'utf8').toString('latin1');
       let li = 0;
-      let p = 0;
+      let g = 0;
       for (let at = hay.indexOf(needle); at !== -1; ) {
         if (at >= this.textStart[li + 1]!) {
           li = this.leadAt(at, li);
-          p = 0;
+          g = this.dirStart[li]!;
         }
         const end = this.textStart[li + 1]!;
-        if (walk[li] === 1) {
+        if (state[li] === 0) state[li] = this.findParts(li, starts) ? FOUND : WALKED;
+        if (state[li] === WALKED) {
           at = hay.indexOf(needle, end);
           continue;
         }
@@ -175,41 +206,39 @@ export class LeadBytes {
           at = hay.indexOf(needle, at + 1);
           continue;
         }
-        let bounds = starts.get(li);
-        if (!starts.has(li)) starts.set(li, (bounds = this.partStarts(li)));
-        if (!bounds) {
-          walk[li] = 1;
-          at = hay.indexOf(needle, end);
-          continue;
-        }
-        while (bounds[p + 1]! <= at) p++;
-        const next = bounds[p + 1]!;
-        if (kinds && !kinds.has(this.kindOf(li, p))) {
+        while (starts[g + 1]! <= at) g++;
+        const next = starts[g + 1]!;
+        if (kinds && !kinds.has(this.kindOf(g))) {
           at = hay.indexOf(needle, next);
           continue;
         }
-        let lead = counts.get(li);
-        if (!lead) counts.set(li, (lead = new Array(bounds.length - 1)));
-        const tf = (lead[p] ??= new Array<number>(terms.length).fill(0));
-        at = ++tf[t]! >= maxTf ? hay.indexOf(needle, next) : hay.indexOf(needle, at + needle.length);
+        const k = g * nterms + t;
+        if (tf[k] === 0 && !this.anyCount(tf, g, nterms)) met.push(g);
+        at = ++tf[k]! >= maxTf ? hay.indexOf(needle, next) : hay.indexOf(needle, at + needle.length);
       }
     }
-    for (let i = 0; i < n; i++) if (walk[i] === 1) out[i] = undefined;
+    for (let i = 0; i < n; i++) if (state[i] === WALKED) out[i] = undefined;
+    const order = Int32Array.from(met).sort();
     const ints = this.dirInts();
-    for (const [li, lead] of counts) {
-      if (walk[li] === 1) continue;
-      const dir: PartDir[] = [];
-      const found: number[][] = [];
-      for (let p = 0; p < lead.length; p++) {
-        const tf = lead[p];
-        if (!tf) continue;
-        const at = (this.dirStart[li]! + p) * (DIR_BYTES / 4);
-        dir.push([ints[at]!, ints[at + 1]!, LEAD_KINDS[ints[at + 2]!]!, null, ints[at + 3]!, ints[at + 4]!]);
-        found.push(tf);
-      }
-      out[li] = { dir, counts: found };
+    const W = DIR_BYTES / 4;
+    for (let m = 0, li = 0; m < order.length; m++) {
+      const g = order[m]!;
+      while (this.dirStart[li + 1]! <= g) li++;
+      if (state[li] === WALKED) continue;
+      let hits = out[li];
+      if (!hits) out[li] = hits = { dir: [], counts: [] };
+      const e = g * W;
+      hits.dir.push([ints[e]!, ints[e + 1]!, LEAD_KINDS[ints[e + 2]!]!, null, ints[e + 3]!, ints[e + 4]!]);
+      const counts = new Array<number>(nterms);
+      for (let t = 0; t < nterms; t++) counts[t] = tf[g * nterms + t]!;
+      hits.counts.push(counts);
     }
     return out;
+  }
+
+  private anyCount(tf: Uint8Array, g: number, nterms: number): boolean {
+    for (let t = 0; t < nterms; t++) if (tf[g * nterms + t] !== 0) return true;
+    return false;
   }
 
   /** The directories as int32s (copied when the bytes are not aligned for a view, or not in this machine's order). */
@@ -244,27 +273,24 @@ export class LeadBytes {
     return (this.nulAt = this.hay.indexOf('\u0000', from));
   }
 
-  /** Where lead `li`'s parts start in the text (bytes), then where it ends; undefined when its NULs are not exactly the separators. */
-  private partStarts(li: number): Int32Array | undefined {
-    const parts = this.dirStart[li + 1]! - this.dirStart[li]!;
-    const start = this.textStart[li]!;
+  /** Fills in where lead `li`'s parts start in the text (bytes); false when its NULs are not exactly the separators. */
+  private findParts(li: number, starts: Int32Array): boolean {
+    const first = this.dirStart[li]!;
+    const parts = this.dirStart[li + 1]! - first;
     const end = this.textStart[li + 1]!;
-    const out = new Int32Array(parts + 1);
-    out[0] = start;
-    let from = start;
+    starts[first] = this.textStart[li]!;
+    let from = starts[first]!;
     for (let p = 1; p < parts; p++) {
       const nul = this.nul(from);
-      if (nul === -1 || nul >= end) return undefined;
-      out[p] = nul + 1;
-      from = nul + 1;
+      if (nul === -1 || nul >= end) return false;
+      starts[first + p] = from = nul + 1;
     }
     const extra = this.nul(from);
-    if (extra !== -1 && extra < end) return undefined;
-    out[parts] = end;
-    return out;
+    return extra === -1 || extra >= end;
   }
 
-  private kindOf(li: number, p: number): string {
-    return LEAD_KINDS[this.dirInts()[(this.dirStart[li]! + p) * (DIR_BYTES / 4) + 2]!]!;
+  /** The kind of part `g` (numbered over every lead). */
+  private kindOf(g: number): string {
+    return LEAD_KINDS[this.dirInts()[g * (DIR_BYTES / 4) + 2]!]!;
   }
 }

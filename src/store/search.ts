@@ -14,7 +14,7 @@ import { hasTerms, queryTerms, snippet, type QueryTerms } from './query.js';
 import { PART_WEIGHT, type StatusName } from './docs.js';
 import { termKeys } from './grams.js';
 import { MAX_MASK_TERMS, popcount, type LeadUnits } from './lead-postings.js';
-import { bytesCountable, LeadBytes } from './lead-bytes.js';
+import { bytesCountable, LazyLead, LeadBytes } from './lead-bytes.js';
 import { chunkOfRecord, decodeRecords, isRecordUnit, RECORD_KINDS, recordMeta, type RecordList } from './record-chunks.js';
 
 export type SearchField = 'content' | 'command' | 'output' | 'input' | 'title';
@@ -443,7 +443,7 @@ class TermScan {
     if (!lead) return undefined;
     // A part of a kind below the lead's is not in it: the best part of most terminal hits (their output).
     for (let i = 0; i < unit.parts.length; i++) if (unit.parts[i]!.n === n && unit.parts[i]!.weight < LEAD_WEIGHT) return undefined;
-    return partInLead(lead, uid, n);
+    return lead instanceof LazyLead ? lead.part(uid, n) : partInLead(lead, uid, n);
   }
 
   /** Records the parts of a chunk that hold a term; returns the units they belong to. */
@@ -907,14 +907,27 @@ const SETTLE_FIRST = 256;
  * scores, so a member left out scores below every hit of the page. `complete`: every member was settled.
  */
 function settleBest(index: IndexDb, chunks: Map<number, StoredChunk | undefined>, req: SearchRequest, members: [number, UnitMatch][], need: number, allTerms: (m: UnitMatch) => boolean): { settled: { unique: Candidate[]; folded: number; own: number }; complete: boolean } {
-  members.sort((a, b) => a[1].score - b[1].score);
-  let take = req.sort === 'time' ? members.length : Math.min(members.length, Math.max(need * 4, SETTLE_FIRST));
+  // The prefix is every member scoring at most the take-th score, so only that score is needed:
+  // from a sorted copy of the scores (a numeric sort in native code; a comparator called
+  // thousands of times ran in the interpreter), the members kept in their order (settle orders them).
+  const len = members.length;
+  const sorted = new Float64Array(len);
+  for (let i = 0; i < len; i++) sorted[i] = members[i]![1].score;
+  sorted.sort();
+  let take = req.sort === 'time' ? len : Math.min(len, Math.max(need * 4, SETTLE_FIRST));
   for (;;) {
-    while (take < members.length && members[take]![1].score === members[take - 1]![1].score) take++;
-    const prefix = take === members.length ? members : members.slice(0, take);
-    const settled = settle(index, chunks, req, candidatesOf(index, req, new Map(prefix), prefix.map(([uid]) => uid), allTerms, chunks));
-    if (settled.unique.length >= need || take === members.length) return { settled, complete: take === members.length };
-    take = Math.min(members.length, take * 4);
+    while (take < len && sorted[take] === sorted[take - 1]) take++;
+    let prefix = members;
+    if (take < len) {
+      const last = take === 0 ? -Infinity : sorted[take - 1]!;
+      prefix = [];
+      for (let i = 0; i < len; i++) if (members[i]![1].score <= last) prefix.push(members[i]!);
+    }
+    const ids = new Array<number>(prefix.length);
+    for (let i = 0; i < prefix.length; i++) ids[i] = prefix[i]![0];
+    const settled = settle(index, chunks, req, candidatesOf(index, req, new Map(prefix), ids, allTerms, chunks));
+    if (settled.unique.length >= need || take === len) return { settled, complete: take === len };
+    take = Math.min(len, take * 4);
   }
 }
 
