@@ -10,21 +10,30 @@
 // made of SAFE characters only: ASCII and scripts without case (CJK ideographs, kana, hangul,
 // CJK punctuation). SQLite's lower() folds ASCII alone, and JavaScript's toLowerCase() gives a
 // SAFE character only from itself, from A–Z, or from U+0130 and U+212A (which lower-case to ASCII
-// `i` and `k`): a lead holding either of those two is walked as before, and so is one holding a
-// NUL inside a part (the byte path finds parts by their NUL separators). Every other character
+// `i` and `k`): for a term holding that letter, a lead holding one of those two is walked as
+// before, and so is one holding a NUL inside a part where a term occurs (the byte path finds
+// parts by their NUL separators). Every other character
 // lower-cases to characters that are not SAFE, so the runs of SAFE characters, where a term can
 // occur, are the same in both texts. test/store/lead-bytes.test.ts checks that premise over every
 // code point, and the answers against the walk's.
 import type { IndexDb, PartDir, StoredPart } from './index-db.js';
 import { decodeLeadDir, LEAD_KINDS } from './index-db.js';
+import { PART_WEIGHT } from './docs.js';
+import { MAX_MASK_TERMS, popcount, type LeadUnits } from './lead-postings.js';
 
 /** One SAFE code unit: ASCII but NUL, CJK punctuation, kana, CJK ideographs, hangul syllables. */
 export function isSafeCode(c: number): boolean {
   return (c > 0 && c < 0x80) || (c >= 0x3000 && c <= 0x30ff) || (c >= 0x3400 && c <= 0x4dbf) || (c >= 0x4e00 && c <= 0x9fff) || (c >= 0xac00 && c <= 0xd7a3) || (c >= 0xf900 && c <= 0xfaff);
 }
 
-/** Characters beyond ASCII whose lower case holds a SAFE character (ASCII i and k). */
-export const FOLDS_TO_SAFE = ['\u0130', '\u212a'];
+/**
+ * Characters beyond ASCII whose lower case holds a SAFE character, and that character: only a
+ * term holding it can meet the difference (U+0130 lower-cases to `i` and U+0307).
+ */
+export const FOLDS_TO_SAFE: readonly [char: string, safe: string][] = [
+  ['\u0130', 'i'],
+  ['\u212a', 'k'],
+];
 
 /** Whether every term (lower-cased) is made of SAFE characters, so the byte path counts it as the walk does. */
 export function bytesCountable(terms: readonly string[]): boolean {
@@ -48,6 +57,7 @@ export class LazyLead {
   constructor(
     private readonly from: LeadBytes,
     private readonly i: number,
+    readonly chunk: number,
     readonly firstUnit: number,
   ) {}
 
@@ -140,7 +150,7 @@ export class LeadBytes {
   }
 
   lead(i: number): LazyLead {
-    return new LazyLead(this, i, this.firstUnits[i]!);
+    return new LazyLead(this, i, this.chunks[i]!, this.firstUnits[i]!);
   }
 
   dirOf(i: number): PartDir[] {
@@ -176,7 +186,8 @@ export class LeadBytes {
     const out = new Array<LeadHits>(n).fill(null);
     // Per lead: 0 its parts not found yet, 1 found, 2 walked (U+0130, U+212A, or a NUL inside a part).
     const state = new Uint8Array(n);
-    for (const c of FOLDS_TO_SAFE) {
+    for (const [c, safe] of FOLDS_TO_SAFE) {
+      if (!terms.some((t) => t.includes(safe))) continue;
       const bytes = Buffer.from(c, 'utf8').toString('latin1');
       for (let at = hay.indexOf(bytes); at !== -1; at = hay.indexOf(bytes, at + 1)) state[this.leadAt(at, 0)] = WALKED;
     }
@@ -233,6 +244,71 @@ export class LeadBytes {
       for (let t = 0; t < nterms; t++) counts[t] = tf[g * nterms + t]!;
       hits.counts.push(counts);
     }
+    return out;
+  }
+
+  /**
+   * The units whose lead parts hold a term, as LeadPostings.matchUnits gives them (LeadUnits:
+   * flat arrays, the same counts), for ranking without an object per unit; undefined when a lead
+   * must be walked, or with more terms than a mask holds.
+   */
+  units(terms: readonly string[], kinds: ReadonlySet<string> | undefined, maxTf: number): LeadUnits | undefined {
+    const nterms = terms.length;
+    if (nterms > MAX_MASK_TERMS) return undefined;
+    const hits = this.hits(terms, kinds, maxTf);
+    let rows = 0;
+    for (let i = 0; i < hits.length; i++) {
+      const h = hits[i];
+      if (h === undefined) return undefined;
+      if (h) rows += h.dir.length;
+    }
+    const out: LeadUnits = {
+      terms: nterms,
+      count: 0,
+      uid: new Float64Array(rows),
+      chunk: new Int32Array(rows),
+      mask: new Int32Array(rows),
+      held: new Uint8Array(rows),
+      start: new Int32Array(rows + 1),
+      lead: [],
+      tf: new Uint8Array(rows * nterms),
+      n: new Int32Array(rows),
+      length: new Int32Array(rows),
+      weight: new Uint8Array(rows),
+    };
+    let u = -1;
+    let r = 0;
+    for (let i = 0; i < hits.length; i++) {
+      const h = hits[i];
+      if (!h) continue;
+      const lead = this.lead(i);
+      let ordinal = -1;
+      for (let k = 0; k < h.dir.length; k++, r++) {
+        const d = h.dir[k]!;
+        // A lead lists its parts by unit: a unit's parts are consecutive rows.
+        if (d[0] !== ordinal) {
+          u++;
+          ordinal = d[0];
+          out.uid[u] = lead.firstUnit + ordinal;
+          out.chunk[u] = this.chunks[i]!;
+          out.start[u] = r;
+          out.lead.push(lead);
+        }
+        let mask = out.mask[u]!;
+        const counts = h.counts[k]!;
+        for (let t = 0; t < nterms; t++) {
+          out.tf[r * nterms + t] = counts[t]!;
+          if (counts[t]! > 0) mask |= 1 << t;
+        }
+        out.mask[u] = mask;
+        out.n[r] = d[1];
+        out.length[r] = d[4];
+        out.weight[r] = PART_WEIGHT[d[2]] ?? 1;
+      }
+    }
+    out.count = u + 1;
+    out.start[u + 1] = rows;
+    for (let k = 0; k <= u; k++) out.held[k] = popcount(out.mask[k]!);
     return out;
   }
 

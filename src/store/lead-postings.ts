@@ -350,7 +350,8 @@ export type LeadUnits = {
   mask: Int32Array;
   held: Uint8Array;
   start: Int32Array;
-  lead: CachedLead[];
+  /** Per unit, its lead: what a hit shown from it is cut from. */
+  lead: Pick<CachedLead, 'chunk' | 'firstUnit' | 'dir' | 'text'>[];
   tf: Uint8Array;
   n: Int32Array;
   length: Int32Array;

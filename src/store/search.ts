@@ -1011,13 +1011,15 @@ function byCoverage(index: IndexDb, req: SearchRequest, words: string[], chunks:
   const keyed = new KeyedChunks(index, lowered);
   const rank = ranking(index, scan);
   if (rank.lead) {
-    const ranker = LeadRanker.of(index, req, lowered, scan.kinds, keyed, rank, chunks);
+    const kept = LeadRanker.of(index, req, lowered, scan.kinds, keyed, rank, chunks);
+    const ranker = kept ?? (index.cachedLeads() ? undefined : LeadRanker.ofBytes(index, req, lowered, scan.kinds, keyed, rank, chunks));
     const ranked = ranker && coverageLevels(req, lowered.length, (held, need) => ranker.level(held, need));
+    const stats = kept ? leadRankStats : leadBytesPath;
     if (ranked) {
-      leadRankStats.ranked++;
+      stats.ranked++;
       return { ...ranked, leadPart: (uid, n) => ranker!.leadPart(uid, n) };
     }
-    if (ranker) leadRankStats.readOn++;
+    if (ranker) stats.readOn++;
   }
   const ranked = coverageLevels(req, lowered.length, (held, need) => {
     if (rank.lead) return leadLevel(index, req, scan, chunks, rank, keyed, held, need);
@@ -1051,8 +1053,11 @@ function coverageLevels(req: SearchRequest, terms: number, level: (held: number,
   return { total, folded, own, page, ...(coverage ? { coverage } : {}), ...(exact ? {} : { totalAtLeast: true as const }) };
 }
 
-/** Whether a process that does not keep the leads reads them as bytes (lead-bytes.ts), and how often it did (for tests). */
-export const leadBytesPath = { enabled: true, used: 0 };
+/**
+ * Whether a process that does not keep the leads reads them as bytes (lead-bytes.ts), how often
+ * it did, and how often a search was ranked from them alone (LeadRanker) or read on (for tests).
+ */
+export const leadBytesPath = { enabled: true, used: 0, ranked: 0, readOn: 0 };
 
 /** How often the server's searches were ranked from the leads' postings alone, and how often they went on to read chunks (for tests). */
 export const leadRankStats = { ranked: 0, readOn: 0 };
@@ -1123,6 +1128,26 @@ class LeadRanker {
       this.keyedHeld[u] = held;
       this.keyedMask[u] = mask;
     }
+  }
+
+  /**
+   * A ranker over the leads read as bytes (lead-bytes.ts), for a process that keeps none: those of
+   * every chunk a level may see (holding the keys of one of the terms, or every chunk of the
+   * target when a term has none). A level it cannot answer reads them again, as TermScan.
+   */
+  static ofBytes(index: IndexDb, req: SearchRequest, lowered: string[], kinds: Set<string> | undefined, keyed: KeyedChunks, rank: Ranking, chunks: Map<number, StoredChunk | undefined>): LeadRanker | undefined {
+    if (!leadBytesPath.enabled || lowered.length > MAX_MASK_TERMS || !bytesCountable(lowered)) return undefined;
+    const src = sourceFilter(req.target);
+    let sql = `SELECT ${LeadBytes.columns(lowered)} FROM leads c JOIN sessions s ON s.id = c.session WHERE ${src.sql}`;
+    const params: unknown[] = [...src.params];
+    const ids = chunksHolding(keyed, 1);
+    if (ids) {
+      sql += ' AND c.chunk IN (SELECT value FROM json_each(?))';
+      params.push(JSON.stringify(ids));
+    }
+    leadBytesPath.used++;
+    const units = LeadBytes.read(index, sql, params).units(lowered, kinds, MAX_TF);
+    return units && new LeadRanker(index, req, units, keyed, rank, chunks);
   }
 
   static of(index: IndexDb, req: SearchRequest, lowered: string[], kinds: Set<string> | undefined, keyed: KeyedChunks, rank: Ranking, chunks: Map<number, StoredChunk | undefined>): LeadRanker | undefined {
@@ -1278,7 +1303,7 @@ class LeadRanker {
     const u = this.settledUnits.get(uid);
     if (u === undefined) return undefined;
     const lead = this.units.lead[u]!;
-    return partInLead(lead, uid, n);
+    return lead instanceof LazyLead ? lead.part(uid, n) : partInLead(lead, uid, n);
   }
 }
 

@@ -20,15 +20,15 @@ const NOW = Date.parse('2026-12-01T00:00:00Z');
 
 describe('the premise of the byte path', () => {
   it('only A–Z, U+0130 and U+212A lower-case to a SAFE character other than themselves', () => {
-    const odd: string[] = [];
+    const odd: [string, string][] = [];
     for (let cp = 0; cp <= 0x10ffff; cp++) {
       if (cp >= 0xd800 && cp <= 0xdfff) continue;
       const c = String.fromCodePoint(cp);
       const lower = c.toLowerCase();
       if (lower === c) continue;
-      let safe = false;
-      for (let i = 0; i < lower.length; i++) if (isSafeCode(lower.charCodeAt(i))) safe = true;
-      if (safe && !(cp >= 65 && cp <= 90)) odd.push(c);
+      let safe = '';
+      for (let i = 0; i < lower.length; i++) if (isSafeCode(lower.charCodeAt(i))) safe += lower[i];
+      if (safe !== '' && !(cp >= 65 && cp <= 90)) odd.push([c, safe]);
     }
     expect(odd).toEqual(FOLDS_TO_SAFE);
   });
@@ -86,7 +86,7 @@ describe('lead bytes', () => {
         const hits = leads.hits(terms, kinds, 64);
         LEADS.forEach((texts, li) => {
           const text = texts.join('\u0000');
-          const walked = /[\u0130\u212a]/.test(text) || texts.some((t) => t.includes('\u0000'));
+          const walked = (/\u0130/.test(text) && terms.some((t) => t.includes('i'))) || (/\u212a/.test(text) && terms.some((t) => t.includes('k'))) || texts.some((t) => t.includes('\u0000'));
           const got = hits[li];
           // Only a lead holding U+0130, U+212A or a NUL inside a part is left to the walk.
           if (got === undefined) {
@@ -107,10 +107,12 @@ describe('lead bytes', () => {
     }
   });
 
-  it('leaves to the walk the leads holding U+0130 or U+212A, and those holding a NUL inside a part where a term occurs', () => {
+  it('leaves to the walk the leads holding U+0130 or U+212A (for a term holding i or k), and those holding a NUL inside a part where a term occurs', () => {
     expect(read(['kelvin']).hits(['kelvin'], undefined, 64)[1]).toBeUndefined();
     expect(read(['istanbul']).hits(['istanbul'], undefined, 64)[2]).toBeUndefined();
-    expect(read(['会']).hits(['会'], undefined, 64)[1]).toBeUndefined();
+    // U+212A matters to a term holding `k` only.
+    expect(read(['会']).hits(['会'], undefined, 64)[1]).toBeNull();
+    expect(read(['话']).hits(['话'], undefined, 64)[1]).toEqual({ dir: [dirs[1]![0]], counts: [[1]] });
     expect(read(['connection refused']).hits(['connection refused'], undefined, 64)[3]).toBeUndefined();
     // No occurrence at all: nothing to walk for.
     expect(read(['parser']).hits(['parser'], undefined, 64)[3]).toBeNull();
@@ -219,6 +221,26 @@ describe('search with the leads read as bytes', () => {
     if (['会话', '会', 'parser config', 'error warning', '"connection refused"'].includes(req.query)) expect(byBytes, 'read as bytes').toBe(true);
     // İstanbul lower-cases to i̇stanbul (i, U+0307, …), which `istanbul` does not match: no hit by either path.
     if (req.query !== 'istanbul') expect(bytes.hits.length).toBeGreaterThan(0);
+  });
+
+  it('ranks a two-character CJK word and common words from the leads alone, and reads on where a chunk must be read', () => {
+    const how = (r: Partial<SearchRequest>): 'ranked' | 'read on' | 'neither' => {
+      const before = { ...leadBytesPath };
+      const req = { ...base, ...r };
+      const bytes = search(index, req);
+      const after = { ...leadBytesPath };
+      leadBytesPath.enabled = false;
+      expect(bytes, JSON.stringify(r)).toEqual(search(index, req));
+      leadBytesPath.enabled = true;
+      return after.ranked > before.ranked ? 'ranked' : after.readOn > before.readOn ? 'read on' : 'neither';
+    };
+    for (const query of ['会话', 'parser config', 'error warning', 'parser', 'Parser CONFIG']) expect(how({ query, target: 'agent' }), query).toBe('ranked');
+    expect(how({ query: '会话', kinds: ['user'], target: 'claude' })).toBe('ranked');
+    expect(how({ query: '会话', target: 'agent', limit: 5000 })).toBe('read on');
+    expect(how({ query: 'parser config', target: 'agent', sort: 'time' })).toBe('read on');
+    // The terminal log's leads hold U+0130, U+212A and NULs inside parts: TermScan walks those.
+    expect(how({ query: '会话' })).toBe('neither');
+    expect(how({ query: 'σίσυφος' })).toBe('neither');
   });
 
   it('leaves terms beyond ASCII and caseless scripts to the walk', () => {

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateCorpus } from '../../bench/agents-corpus.mjs';
 import { openIndex, type CachedLead, type IndexDb, type PartDir } from '../../src/store/index-db.js';
 import { LeadPostings } from '../../src/store/lead-postings.js';
-import { leadRankStats, search, warmUpRanking, type SearchRequest } from '../../src/store/search.js';
+import { leadBytesPath, leadRankStats, search, warmUpRanking, type SearchRequest } from '../../src/store/search.js';
 import { syncIndex } from '../../src/store/sync.js';
 import { tempDir } from '../helpers/cli.js';
 import { writeLog, type RawEntry } from '../helpers/terminal-log.js';
@@ -192,13 +192,18 @@ let tmp: ReturnType<typeof tempDir>;
 let env: NodeJS.ProcessEnv;
 let index: IndexDb;
 
-/** A search with the leads kept (the postings), and the same over the index walking its leads. */
+/** A search with the leads kept (the postings), and the same over the index walking its leads (not reading them as bytes: lead-bytes.test.ts holds that path to the walk). */
 function both(req: SearchRequest): { kept: ReturnType<typeof search>; walked: ReturnType<typeof search> } {
   index.keepLeads = true;
   const kept = search(index, req);
   index.keepLeads = false;
-  const walked = search(index, req);
-  return { kept, walked };
+  leadBytesPath.enabled = false;
+  try {
+    const walked = search(index, req);
+    return { kept, walked };
+  } finally {
+    leadBytesPath.enabled = true;
+  }
 }
 
 beforeAll(async () => {
