@@ -109,9 +109,6 @@ export class LeadBytes {
    * went through several JavaScript functions (a search made tens of thousands).
    */
   private readonly hay: string;
-  /** The last NUL looked for: the first at or after `nulFrom` is at `nulAt` (-1: none). */
-  private nulFrom = Infinity;
-  private nulAt = -1;
 
   private constructor(row: AggregateRow) {
     this.chunks = JSON.parse(row[0]) as number[];
@@ -339,30 +336,19 @@ export class LeadBytes {
     return lo;
   }
 
-  /**
-   * The first NUL at or after `from` (-1: none). The last answer is kept: leads are met in
-   * order, and a lead of one part (no separator) would otherwise look as far as the next lead's.
-   */
-  private nul(from: number): number {
-    if (from >= this.nulFrom && (this.nulAt === -1 || from <= this.nulAt)) return this.nulAt;
-    this.nulFrom = from;
-    return (this.nulAt = this.hay.indexOf('\u0000', from));
-  }
-
   /** Fills in where lead `li`'s parts start in the text (bytes); false when its NULs are not exactly the separators. */
   private findParts(li: number, starts: Int32Array): boolean {
     const first = this.dirStart[li]!;
     const parts = this.dirStart[li + 1]! - first;
-    const end = this.textStart[li + 1]!;
-    starts[first] = this.textStart[li]!;
-    let from = starts[first]!;
-    for (let p = 1; p < parts; p++) {
-      const nul = this.nul(from);
-      if (nul === -1 || nul >= end) return false;
-      starts[first + p] = from = nul + 1;
+    let at = this.textStart[li]!;
+    // One native split rather than a call to indexOf per part (a lead holds dozens).
+    const pieces = this.hay.slice(at, this.textStart[li + 1]!).split('\u0000');
+    if (pieces.length !== parts) return false;
+    for (let p = 0; p < parts; p++) {
+      starts[first + p] = at;
+      at += pieces[p]!.length + 1;
     }
-    const extra = this.nul(from);
-    return extra === -1 || extra >= end;
+    return true;
   }
 
   /** The kind of part `g` (numbered over every lead). */
