@@ -2,7 +2,7 @@
 // (location, mtime, size) in `<data>/cache/agents-<provider>.json`, so a warm `sivtr sessions`
 // costs a readdir and a stat per file. It is a cache: deleting it loses nothing, and any read
 // or write failure just means working without it.
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { childPath, writeFileAtomic } from '../files.js';
 import { join } from 'node:path';
 import { dataDir } from '../session/paths.js';
@@ -53,6 +53,10 @@ export class ListingCache implements SummaryMemo {
 
   static load(provider: string, env: NodeJS.ProcessEnv): ListingCache {
     const cache = new ListingCache(provider, childPath(cacheDirOf(env), `agents-${provider}.json`));
+    // Most providers are not installed and have no cache: asked first, a missing file costs no
+    // exception (a thrown ENOENT with its message and stack is ~60 K instructions, and a warm
+    // `sessions` met ~20 of them).
+    if (!existsSync(cache.path)) return cache;
     try {
       const text = readFileSync(cache.path, 'utf8');
       const parsed = JSON.parse(text) as { version?: number; entries?: Record<string, CacheEntry> };
