@@ -46,6 +46,28 @@ describe('the file stamps kept beside a fingerprint', () => {
     expect(stats.filesUnchanged).toBe(stats.filesSeen);
   });
 
+  it('are made once for an index written before they were kept, from its rows, which answer meanwhile', () => {
+    search(['anything']);
+    const db = new Database(indexPath());
+    try {
+      db.prepare("DELETE FROM meta WHERE key LIKE 'stamps:%'").run();
+    } finally {
+      db.close();
+    }
+    appendFileSync(world.logPath, JSON.stringify({ prompt: '$ ', command: 'make zebra', output: 'zebra built', ended_at: '2026-11-25T09:00:00Z', exit_code: 0 }) + '\n');
+    const grown = search(['terminal', 'zebra']);
+    expect(grown.stats.filesAppended).toBe(1);
+    expect(grown.refs).toEqual(['terminal/4242-1764400000/7']);
+    const quiet = search(['anything']);
+    expect(quiet.stats.filesUnchanged).toBe(quiet.stats.filesSeen);
+    const again = new Database(indexPath(), { readonly: true });
+    try {
+      expect(keptStamps(again)).toEqual(expect.arrayContaining(['claude', 'codex', 'history', 'terminal']));
+    } finally {
+      again.close();
+    }
+  });
+
   it('are dropped by any write of a file row, so a writer that knows nothing of them (another sivtr) cannot leave them stale', () => {
     search(['anything']);
     const before = statSync(world.logPath);
