@@ -1,6 +1,7 @@
 // A second thread for a large index build. Reading sessions (parsing JSON, building units, listing
 // gram keys, compressing) is nearly all of a cold build's work, and writing SQLite a small part;
-// on a machine with two cores the helper reads sessions while the main thread reads others and
+// on a machine with two cores the helper reads agent sessions (never a terminal log: sync.ts keeps
+// those on the main thread) while the main thread reads others and
 // writes every one of them, in the order the sources listed them (so row ids, and answers, are
 // the same as a build without it). The helper is a worker thread started from its own bundle
 // (dist/index-worker.cjs, beside the CLI's); it plans the same sources itself, from the marks

@@ -301,7 +301,7 @@ class HelperControl {
       this.stop();
       return undefined;
     }
-    const sources = this.plans.slice(this.plans.indexOf(from)).map((p) => ({ name: p.source.name, previous: p.previous, marks: [...p.marks] }));
+    const sources = this.plans.slice(this.plans.indexOf(from)).filter((p) => !storesRecords(p.source.name)).map((p) => ({ name: p.source.name, previous: p.previous, marks: [...p.marks] }));
     this.helper ??= SyncHelper.start(this.env);
     this.helper?.plan({ persistent: this.persistent, rules: activeCaptureRules()?.data, sources });
     return this.helper;
@@ -384,10 +384,22 @@ async function applyPlans(index: IndexDb, plans: SourcePlan[], stats: SyncStats,
   const items: { sp: SourcePlan; session: IndexPlan['sessions'][number] }[] = [];
   for (const sp of plans) for (const session of sp.plan.sessions) items.push({ sp, session });
   const slots: Slot[] = [];
-  let next = 0; // the first session not yet given to anyone
+  let next = 0; // the first session not yet given to anyone (every one before it was)
+  let offered = 0; // where the helper's next session is looked for: it is given agent sessions only
   let aheadBytes = 0; // of what the helper gave back for sessions not yet written
+  // Terminal logs stay on this thread, which packs them hot anyway: a helper that read some of
+  // them ran the record packer before its optimiser had compiled it there, and each thread
+  // compiling both paths took the cores from reading. The helper is given the agent sessions
+  // after them from the start.
+  // (Nor is it given a session the index holds: its docs cross without their texts, which a
+  // rewrite would compare.)
+  const helperMay = (i: number): boolean => {
+    const { sp, session } = items[i]!;
+    return !storesRecords(sp.source.name) && index.sessionRow(sp.source.name, session.id) === undefined;
+  };
   const here = async (i: number): Promise<void> => {
     slots[i] = { settled: false };
+    while (next < items.length && slots[next] !== undefined) next++;
     // A log of records is packed as it is read: no unit is made per record.
     const packer = storesRecords(items[i]!.sp.source.name) ? new RecordPacker() : undefined;
     const change = await readHere(items[i]!.session, packer);
@@ -395,7 +407,7 @@ async function applyPlans(index: IndexDb, plans: SourcePlan[], stats: SyncStats,
   };
   /** The first session after `w` (within MAX_AHEAD) the helper was given and has not started, taken back; -1 when there is none. */
   const takeBackAfter = (helper: SyncHelper, w: number): number => {
-    for (let k = w + 1; k < next && k - w < MAX_AHEAD; k++) {
+    for (let k = w + 1; k < items.length && k - w < MAX_AHEAD; k++) {
       const s = slots[k];
       if (s && !s.settled && s.seq !== undefined && helper.takeBack(s.seq)) return k;
     }
@@ -420,8 +432,10 @@ async function applyPlans(index: IndexDb, plans: SourcePlan[], stats: SyncStats,
       const helper = helpers.get(sp, items.length - next);
       if (helper && helpers.forced) await helper.started();
       if (helper) await helper.heed();
-      while (helper?.hasRoom && next < items.length && next - w < HELPER_AHEAD && aheadBytes < HELPER_AHEAD_BYTES && index.sessionRow(items[next]!.sp.source.name, items[next]!.session.id) === undefined) {
-        const i = next++;
+      while (helper?.hasRoom && aheadBytes < HELPER_AHEAD_BYTES) {
+        while (offered < items.length && (slots[offered] !== undefined || !helperMay(offered))) offered++;
+        if (offered >= items.length || offered - w >= HELPER_AHEAD) break;
+        const i = offered++;
         const slot: Slot = { settled: false };
         const { seq, result } = helper.read(items[i]!.sp.source.name, items[i]!.session.id);
         slot.seq = seq;
@@ -433,6 +447,7 @@ async function applyPlans(index: IndexDb, plans: SourcePlan[], stats: SyncStats,
           aheadBytes += slot.bytes;
         });
         slots[i] = slot;
+        while (next < items.length && slots[next] !== undefined) next++;
       }
       const slot = slots[w];
       if (slot === undefined) {

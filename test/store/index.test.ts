@@ -312,6 +312,24 @@ describe('the helper thread', () => {
     expect(direct.total).toBe(alone.answers[1]!.total + 2);
     expect(searchJson(env, ['PR1137', '--limit', '50'])).toEqual(direct);
   });
+
+  it('is given no terminal log: the main thread reads those, and packs them as it reads', () => {
+    // A data dir of terminal logs alone and a home without agents: with the helper at once (and
+    // no take-back), every session it is given is one it reads, so any log given to it shows.
+    const data = join(world.root, 'logs-only');
+    mkdirSync(join(data, 'terminals'), { recursive: true });
+    for (let t = 0; t < 6; t++) {
+      const lines = Array.from({ length: 20 }, (_, i) => JSON.stringify({ prompt: '$ ', command: `make part-${t}-${i}`, output: `linked PR1137 ${t}/${i}`, exit_code: i % 2 }));
+      writeFileSync(join(data, 'terminals', `88${t}-1764400000.jsonl`), lines.join('\n') + '\n');
+    }
+    const home = join(world.root, 'no-agents');
+    mkdirSync(home);
+    const env = { ...world.env, HOME: home, XDG_STATE_HOME: join(home, 'state'), XDG_CONFIG_HOME: join(home, 'config'), XDG_DATA_HOME: join(home, 'share'), SIVTR_DATA_DIR: data };
+    const { stats } = searchWithStats(['PR1137'], { ...env, SIVTR_INDEX_HELPER_AFTER_MS: '0' });
+    expect(stats.filesReparsed).toBe(6);
+    expect((stats as Stats & { sessionsHelped: number }).sessionsHelped).toBe(0);
+    expect(searchJson(env, ['PR1137', '--limit', '200'])).toEqual(searchJson(env, ['PR1137', '--limit', '200', '--no-index']));
+  });
 });
 
 describe('chunked storage', () => {
