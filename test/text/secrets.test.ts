@@ -54,6 +54,23 @@ describe('maskSecrets', () => {
     expect(value).toEqual({ output: 'token [masked:github-token]', n: 3, list: ['PASSWORD=[masked:assignment]'] });
     expect(tally.count).toBe(2);
   });
+
+  it('prints a JSON value as masking each string would, when none or one of its strings holds a secret', () => {
+    // maskDeep returns a value whose strings hold no hint as it is; this is masking string by string
+    const byString = (v: unknown): unknown =>
+      typeof v === 'string' ? maskSecrets(v).text : Array.isArray(v) ? v.map(byString) : v !== null && typeof v === 'object' ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, byString(x)])) : v;
+    const listing = Array.from({ length: 50 }, (_, i) => ({ ref: `claude/${i}`, cwd: '/home/u/proj', title: `Fix the parser ${i}: tokens and keys`, updated_at: '2026-05-02T09:04:30.000Z', turns: i, parent: i % 7 === 0 ? 'p' : undefined }));
+    const withSecret = listing.map((row, i) => (i === 31 ? { ...row, title: 'use DB_PASSWORD=hunter2x9 and ' + 'AKIA' + 'Z'.repeat(16) } : row));
+    const withDate = [{ title: 'plain', at: new Date(0), seen: new Map([['a', 1]]) }];
+    for (const value of [listing, withSecret, withDate, { nested: [[{ s: 'sk' }, '-proj-' + 'a'.repeat(24)]] }, 'text', 3, null]) {
+      const tally = new SecretTally();
+      expect(JSON.stringify(tally.maskDeep(value), null, 2)).toBe(JSON.stringify(byString(value), null, 2));
+    }
+    const tally = new SecretTally();
+    expect(JSON.stringify(tally.maskDeep(withSecret))).toContain('[masked:aws-access-key]');
+    expect(tally.kinds).toEqual(new Set(['aws-access-key', 'assignment']));
+    expect(JSON.stringify(new SecretTally().maskDeep(withDate))).toBe('[{"title":"plain","at":{},"seen":{}}]');
+  });
 });
 
 describe('maskSecrets on genuine transcripts', () => {
