@@ -5,17 +5,13 @@
 // walk over leads written to a real index (odd characters, NULs inside parts, a match that would
 // run from one lead into the next); every search of a generated corpus against the same index
 // with the byte path turned off.
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generateCorpus } from '../../bench/agents-corpus.mjs';
-import { leadOf, memoryIndex, openIndex, type IndexDb, type PartDir } from '../../src/store/index-db.js';
+import { leadOf, memoryIndex, type IndexDb, type PartDir } from '../../src/store/index-db.js';
 import { bytesCountable, FOLDS_TO_SAFE, isSafeCode, LeadBytes } from '../../src/store/lead-bytes.js';
 import { leadBytesPath, search, type SearchRequest } from '../../src/store/search.js';
-import { syncIndex } from '../../src/store/sync.js';
 import { tempDir } from '../helpers/cli.js';
-import { writeLog, type RawEntry } from '../helpers/terminal-log.js';
+import { buildLeadCorpus } from '../helpers/lead-corpus.js';
 
-const quiet = { total() {}, step() {}, done() {} };
 const NOW = Date.parse('2026-12-01T00:00:00Z');
 
 describe('the premise of the byte path', () => {
@@ -183,23 +179,7 @@ describe('search with the leads read as bytes', () => {
   let index: IndexDb;
 
   beforeAll(async () => {
-    tmp = tempDir('sivtr-lead-bytes-');
-    const home = join(tmp.path, 'home');
-    const data = join(tmp.path, 'data');
-    generateCorpus(home, { sessions: 24, mb: 3 });
-    const start = Date.UTC(2026, 10, 2);
-    const entries: RawEntry[] = Array.from({ length: 400 }, (_, i) => ({
-      prompt: '$ ',
-      command: i % 7 === 0 ? `parser config ${ODD_TEXTS[i % ODD_TEXTS.length]}` : `make step-${i} ${ODD_TEXTS[i % ODD_TEXTS.length]}`,
-      output: `${ODD_TEXTS[(i + 3) % ODD_TEXTS.length]} error warning ${i}`,
-      cwd: '/work',
-      ended_at: new Date(start + i * 60_000).toISOString(),
-      exit_code: i % 5 === 0 ? 1 : 0,
-    }));
-    writeLog(data, '5151-1764400000', entries);
-    const env = { HOME: home, SIVTR_DATA_DIR: data, SIVTR_CONFIG_DIR: join(tmp.path, 'config') };
-    index = openIndex(join(data, 'index.db'), 'test').index;
-    await syncIndex(index, env, quiet);
+    ({ tmp, index } = await buildLeadCorpus('sivtr-lead-bytes-', ODD_TEXTS, 400));
   });
 
   afterAll(() => {

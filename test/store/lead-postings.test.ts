@@ -7,13 +7,12 @@
 import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generateCorpus } from '../../bench/agents-corpus.mjs';
-import { openIndex, type CachedLead, type IndexDb, type PartDir } from '../../src/store/index-db.js';
+import { type CachedLead, type IndexDb, type PartDir } from '../../src/store/index-db.js';
 import { LeadPostings } from '../../src/store/lead-postings.js';
 import { leadBytesPath, leadRankStats, search, warmUpRanking, type SearchRequest } from '../../src/store/search.js';
 import { syncIndex } from '../../src/store/sync.js';
 import { tempDir } from '../helpers/cli.js';
-import { writeLog, type RawEntry } from '../helpers/terminal-log.js';
+import { buildLeadCorpus } from '../helpers/lead-corpus.js';
 
 const quiet = { total() {}, step() {}, done() {} };
 const NOW = Date.parse('2026-12-01T00:00:00Z');
@@ -207,23 +206,7 @@ function both(req: SearchRequest): { kept: ReturnType<typeof search>; walked: Re
 }
 
 beforeAll(async () => {
-  tmp = tempDir('sivtr-lead-postings-');
-  const home = join(tmp.path, 'home');
-  const data = join(tmp.path, 'data');
-  generateCorpus(home, { sessions: 24, mb: 3 });
-  const start = Date.UTC(2026, 10, 2);
-  const entries: RawEntry[] = Array.from({ length: 600 }, (_, i) => ({
-    prompt: '$ ',
-    command: i % 7 === 0 ? `parser config ${ODD_TEXTS[i % ODD_TEXTS.length]}` : `make step-${i} ${ODD_TEXTS[i % ODD_TEXTS.length]}`,
-    output: `${ODD_TEXTS[(i + 3) % ODD_TEXTS.length]} error warning ${i}`,
-    cwd: '/work',
-    ended_at: new Date(start + i * 60_000).toISOString(),
-    exit_code: i % 5 === 0 ? 1 : 0,
-  }));
-  writeLog(data, '5151-1764400000', entries);
-  env = { HOME: home, SIVTR_DATA_DIR: data, SIVTR_CONFIG_DIR: join(tmp.path, 'config') };
-  index = openIndex(join(data, 'index.db'), 'test').index;
-  await syncIndex(index, env, quiet);
+  ({ tmp, env, index } = await buildLeadCorpus('sivtr-lead-postings-', ODD_TEXTS, 600));
 });
 
 afterAll(() => {
