@@ -29,11 +29,14 @@ beforeAll(async () => {
   tmp = tempDir();
   const data = join(tmp.path, 'data');
   cpSync(join(CLAUDE, 'home'), tmp.path, { recursive: true });
-  writeLog(data, 'a1b2c3d4', [
+  const first = writeLog(data, 'a1b2c3d4', [
     { prompt: '$ ', command: 'make', output: 'cc -o app main.c\nmain.c:3: error: expected ;', exit_code: 2, cwd: '/work/app', ended_at: '2026-11-30T10:00:00Z' },
     { prompt: '$ ', command: 'ls', output: 'a.txt\nb.txt', exit_code: 0, cwd: '/work/app', ended_at: '2026-11-30T10:01:00Z' },
     { prompt: '$ ', command: 'sivtr search make', output: 'terminal/a1b2c3d4/1 …', exit_code: 0, cwd: '/work/app', ended_at: '2026-11-30T10:02:00Z' },
   ]);
+  // older than e5f6a7b8, the current terminal: both written within one tick of the file clock have
+  // the same mtime, and the tie goes to the lower id
+  utimesSync(first, new Date('2026-11-30T10:02:00Z'), new Date('2026-11-30T10:02:00Z'));
   writeLog(data, 'e5f6a7b8', [
     { prompt: '$ ', command: 'seq 1 3', output: '1\n2\n3', exit_code: 0, cwd: '/elsewhere', ended_at: '2026-11-30T09:00:00Z' },
     { prompt: '$ ', command: 'seq 1 4', output: '1\n2\n3\n4', exit_code: 0, cwd: '/elsewhere', ended_at: '2026-11-30T11:00:00Z' },
