@@ -19,7 +19,7 @@
 import type { IndexDb, PartDir, StoredPart } from './index-db.js';
 import { decodeLeadDir, LEAD_KINDS } from './index-db.js';
 import { PART_WEIGHT } from './docs.js';
-import { MAX_MASK_TERMS, popcount, type LeadUnits } from './lead-postings.js';
+import { emptyLeadUnits, MAX_MASK_TERMS, popcount, type LeadUnits } from './lead-postings.js';
 
 /** One SAFE code unit: ASCII but NUL, CJK punctuation, kana, CJK ideographs, hangul syllables. */
 export function isSafeCode(c: number): boolean {
@@ -259,20 +259,7 @@ export class LeadBytes {
       if (h === undefined) return undefined;
       if (h) rows += h.dir.length;
     }
-    const out: LeadUnits = {
-      terms: nterms,
-      count: 0,
-      uid: new Float64Array(rows),
-      chunk: new Int32Array(rows),
-      mask: new Int32Array(rows),
-      held: new Uint8Array(rows),
-      start: new Int32Array(rows + 1),
-      lead: [],
-      tf: new Uint8Array(rows * nterms),
-      n: new Int32Array(rows),
-      length: new Int32Array(rows),
-      weight: new Uint8Array(rows),
-    };
+    const out = emptyLeadUnits(rows, nterms);
     let u = -1;
     let r = 0;
     for (let i = 0; i < hits.length; i++) {

@@ -277,20 +277,7 @@ export class LeadPostings {
   private unitsOf(order: Int32Array, counts: Uint8Array, nterms: number): LeadUnits {
     const { rowOf } = this;
     const m = order.length;
-    const out: LeadUnits = {
-      terms: nterms,
-      count: 0,
-      uid: new Float64Array(m),
-      chunk: new Int32Array(m),
-      mask: new Int32Array(m),
-      held: new Uint8Array(m),
-      start: new Int32Array(m + 1),
-      lead: [],
-      tf: new Uint8Array(m * nterms),
-      n: new Int32Array(m),
-      length: new Int32Array(m),
-      weight: new Uint8Array(m),
-    };
+    const out = emptyLeadUnits(m, nterms);
     let u = -1;
     let lastSlot = -1;
     let lastOrdinal = -1;
@@ -357,6 +344,24 @@ export type LeadUnits = {
   length: Int32Array;
   weight: Uint8Array;
 };
+
+/** LeadUnits with room for `rows` part rows (and as many units) of `nterms` terms, none filled yet. */
+export function emptyLeadUnits(rows: number, nterms: number): LeadUnits {
+  return {
+    terms: nterms,
+    count: 0,
+    uid: new Float64Array(rows),
+    chunk: new Int32Array(rows),
+    mask: new Int32Array(rows),
+    held: new Uint8Array(rows),
+    start: new Int32Array(rows + 1),
+    lead: [],
+    tf: new Uint8Array(rows * nterms),
+    n: new Int32Array(rows),
+    length: new Int32Array(rows),
+    weight: new Uint8Array(rows),
+  };
+}
 
 /** Terms a LeadUnits mask can hold. */
 export const MAX_MASK_TERMS = 30;
