@@ -4,6 +4,7 @@
 //      the same for the terminal records alone                                                     goal ≤ 3×
 //   2. index.db size                                          vs the corpus                         goal ≤ 30%
 //   3. warm `search` and `sessions --global`, fresh processes vs bare `node -e ''`                  goal ≤ 1.5× (会话: ≤ 2×)
+//      and, as a baseline only, the floor: node + the SQLite addon + open index.db + one row (bench/search-floor.cjs)
 //      (a specific query, a needle, a two-character CJK word and two words most sessions hold)
 //      warm `search "connection refused"`                     vs `rg -uu -l` over the same files     goal faster
 //   4. an interrupted build (SIGINT half way) leaves a sound index.db, and the next search resumes
@@ -24,6 +25,8 @@ import { jsonlFiles, median, numericArgs, plainParse, writeTerminalRecords } fro
 
 const ROOT = resolve(import.meta.dirname, '..');
 const BIN = join(ROOT, 'bin', 'sivtr.js');
+const FLOOR = join(ROOT, 'bench', 'search-floor.cjs');
+const ADDON = join(ROOT, 'node_modules', 'better-sqlite3', 'build', 'Release', 'better_sqlite3.node');
 
 function args() {
   const out = numericArgs({ corpus: undefined, sessions: 1000, mb: 1024, runs: 10, 'cold-runs': undefined, records: 10_000 });
@@ -175,6 +178,7 @@ async function main() {
       { cmd: process.execPath, argv: [BIN, 'search', '会话'] },
       { cmd: process.execPath, argv: [BIN, 'sessions', '--global'] },
       { cmd: process.execPath, argv: [BIN, 'search', 'parser config'] },
+      { cmd: process.execPath, argv: [FLOOR, ADDON, join(data, 'index.db')] },
       { cmd: 'rg', argv: ['-uu', '-l', 'connection refused', home, join(data, 'terminals')] },
     ];
     const hasRg = spawnSync('rg', ['--version']).status === 0;
@@ -197,9 +201,10 @@ async function main() {
       `   interrupted half way (exit ${stop.code}): integrity_check ${stop.check}, ${stop.kept} files already indexed; the next search re-read ${stop.stats.filesSeen - stop.stats.filesUnchanged} of ${stop.stats.filesSeen} files in ${fmt(stop.ms)}`,
     ];
     envs.forEach(([name], e) => {
-      const [bare, refused, tok, cjk, sessions, common, rg] = warm[e];
+      const [bare, refused, tok, cjk, sessions, common, floor, rg] = warm[e];
       report.push(
         `3. ${name}: bare node -e '': ${fmt(bare)}`,
+        `   floor: node + the SQLite addon + open index.db + one row: ${fmt(floor)}  ${ratio(floor, bare)} (a baseline: a search spends ${fmt(refused - floor)} ("connection refused") and ${fmt(tok - floor)} (${needle}) above it)`,
         `   search "connection refused": ${fmt(refused)}  ${ratio(refused, bare)} (goal ≤ 1.5×)${rg === undefined ? '' : `   rg -uu -l: ${fmt(rg)} (${refused < rg ? 'search is faster' : 'rg is faster'})`}`,
         `   search ${needle}: ${fmt(tok)}  ${ratio(tok, bare)}`,
         `   search 会话 (two characters, bigram keys): ${fmt(cjk)}  ${ratio(cjk, bare)} (goal ≤ 2×)`,
