@@ -219,10 +219,15 @@ export const compressSync = (body: Buffer): Buffer => Buffer.concat([BROTLI, zli
 export type TextStorage = { persistent: boolean; sourceBytes?: number };
 
 /**
- * Raw text costs the index its own size: a quarter of the source at most leaves room under the
- * 30% of the corpus the index may take for the gram keys, the leads and the rows.
+ * Raw text costs the index its own size, and compressed text costs every search that reads it
+ * node:zlib (loading it was ~11 M instructions of a fresh process, more than the rest of a warm
+ * search's own work) and the decompressing. Transcripts and terminal logs are mostly JSON around
+ * their text: at most three quarters of the source as text keeps all of them (a quarter to 0.7 for
+ * the bench's transcripts, about 0.55 for its terminal logs) as is, within the index's budget of
+ * 30% of the corpus (22% of the bench corpus; see docs/formats.md); text denser than that (a
+ * plain-text history) is compressed.
  */
-const RAW_TEXT_SHARE = 0.25;
+const RAW_TEXT_SHARE = 0.75;
 
 /**
  * The bytes a read session's units came from: its file, or what was appended to it since its
@@ -235,7 +240,8 @@ export function bytesRead(change: Extract<SessionChange, { kind: 'read' }>): num
   return mark.now.size - from;
 }
 
-function compressTexts(raw: Buffer[], { persistent, sourceBytes }: TextStorage): boolean {
+/** Whether a session's chunk texts (`raw`) are stored compressed; a terminal log's record lists follow its texts. */
+export function compressTexts(raw: Buffer[], { persistent, sourceBytes }: TextStorage): boolean {
   if (!persistent) return false;
   if (sourceBytes === undefined || !(sourceBytes > 0)) return true;
   let bytes = 0;

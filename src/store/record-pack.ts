@@ -8,7 +8,7 @@
 import type { RecordVisitor, Unit } from '../memory/types.js';
 import { recordTitle } from '../session/entry.js';
 import { keptText, statusOf, type StatusName } from './docs.js';
-import { CHUNK_CHARS, compressSync, encode, isLeadKind, keysAsTokens, LEAD_KINDS, packingKeys, RAW, worthCompressing, type PackedChunk, type TextStorage } from './index-db.js';
+import { CHUNK_CHARS, compressSync, compressTexts, encode, isLeadKind, keysAsTokens, LEAD_KINDS, packingKeys, RAW, worthCompressing, type PackedChunk, type TextStorage } from './index-db.js';
 import { MAX_RECORDS, RECORD_KINDS } from './record-chunks.js';
 
 /** Which of a record's parts (p1 prompt, p2 command, p3 output) are of a lead kind, and that kind's place in LEAD_KINDS. */
@@ -185,8 +185,8 @@ export class RecordPacker {
   }
 }
 
-/** A record list as stored: compressed when large enough and the index is a file. */
-const storedList = (list: Buffer, persistent: boolean): Buffer => (worthCompressing(list, persistent) ? compressSync(list) : Buffer.concat([RAW, list]));
+/** A record list as stored: compressed when large enough and its log's texts are (a search that reads one reads both). */
+const storedList = (list: Buffer, compress: boolean): Buffer => (worthCompressing(list, compress) ? compressSync(list) : Buffer.concat([RAW, list]));
 
 /**
  * Packed records encoded for storage here and now. On this thread rather than libuv's pool: a
@@ -196,7 +196,8 @@ const storedList = (list: Buffer, persistent: boolean): Buffer => (worthCompress
  * without it, and 50 M fewer in all threads).
  */
 export function encodeRecords(packed: PackedRecords, storage: TextStorage): PackedChunk[] {
-  packed.chunks.forEach((c, i) => (c.records = storedList(packed.lists[i]!, storage.persistent)));
+  const compress = compressTexts(packed.raw, storage);
+  packed.chunks.forEach((c, i) => (c.records = storedList(packed.lists[i]!, compress)));
   return encode(packed, storage);
 }
 

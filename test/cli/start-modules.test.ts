@@ -18,9 +18,15 @@ beforeAll(() => {
   const data = join(tmp.path, 'data');
   env = cleanEnv(join(tmp.path, 'home'), { SIVTR_DATA_DIR: data, SIVTR_CONFIG_DIR: join(tmp.path, 'config') });
   mkdirSync(env.HOME!, { recursive: true });
-  // Enough output that the terminal log's chunk text is stored compressed (more than a quarter of the log's bytes).
-  const entries = Array.from({ length: 40 }, (_, i) => ({ prompt: '$ ', command: `make step-${i}`, output: `building step ${i}\n${'compiled ok '.repeat(30)}`, exit_code: 0 }));
-  writeLog(data, 'term-1', [...SAMPLE, ...entries, { prompt: '$ ', command: 'curl localhost:8080', output: 'curl: (7) Connection refused', exit_code: 7 }]);
+  // A log that is nearly all text (more than three quarters of its bytes): its chunk is stored compressed.
+  const dense = Array.from({ length: 40 }, (_, i) => ({ prompt: '$ ', command: `make step-${i}`, output: `building step ${i}\n${'compiled ok '.repeat(300)}`, exit_code: 0 }));
+  writeLog(data, 'term-1', [...SAMPLE, ...dense, { prompt: '$ ', command: 'curl localhost:8080', output: 'curl: (7) Connection refused', exit_code: 7 }]);
+  // A log as the recorder writes it (coloured output beside the plain, times, cwd): its text is about half its bytes, stored as is.
+  const recorded = Array.from({ length: 40 }, (_, i) => {
+    const output = i === 20 ? 'npm ERR! network timeout at registry.example' : `step ${i}: ${'passed '.repeat(20)}`;
+    return { prompt: 'me@box:~/proj$ ', command: `npm run step-${i}`, output, output_ansi: `\x1b[32m${output}\x1b[0m`, cwd: '/home/me/proj', started_at: '2026-11-29T10:00:00.000Z', ended_at: '2026-11-29T10:00:01.000Z', duration_ms: 1000, exit_code: i === 20 ? 1 : 0 };
+  });
+  writeLog(data, 'term-2', recorded);
   listFile = join(tmp.path, 'modules.txt');
   preload = join(tmp.path, 'list-modules.cjs');
   writeFileSync(preload, `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(listFile)}, process.moduleLoadList.join('\\n')));\n`);
@@ -35,13 +41,20 @@ function runListing(args: string[]): { code: number | null; stdout: string; modu
 
 describe('Node modules a warm command loads', () => {
   it('a search that reads no compressed chunk loads neither node:zlib nor node:stream; one that does still answers', () => {
-    const built = runListing(['search', 'refused', '--format', 'json']); // builds the index, compressing the chunk
+    const built = runListing(['search', 'refused', '--format', 'json']); // builds the index, compressing term-1's chunk
     expect(built.code).toBe(0);
     expect(built.modules).toContain('NativeModule zlib');
+    const zlibOrStream = (modules: string[]): string[] => modules.filter((m) => /^NativeModule (zlib|stream)$/.test(m));
 
     const none = runListing(['search', 'nowhere-to-be-found']);
     expect(none.code).toBe(0);
-    expect(none.modules.filter((m) => /^NativeModule (zlib|stream)$/.test(m))).toEqual([]);
+    expect(zlibOrStream(none.modules)).toEqual([]);
+
+    // The hit's chunk (term-2, a recorded log) is read and stored as is: no zlib to read it.
+    const plain = runListing(['search', 'timeout', '--format', 'json']);
+    expect(plain.code).toBe(0);
+    expect(zlibOrStream(plain.modules)).toEqual([]);
+    expect(JSON.parse(plain.stdout).hits.map((h: { ref: string; snippet: string }) => `${h.ref} ${h.snippet}`)).toEqual(['terminal/term-2/21 npm ERR! network timeout at registry.example']);
 
     const hit = runListing(['search', 'refused', '--format', 'json']);
     expect(hit.code).toBe(0);
