@@ -8,11 +8,17 @@
 //
 // The counts are exactly the walk's over the lower-cased text (countTerms in search.ts) for terms
 // made of SAFE characters only: ASCII and scripts without case (CJK ideographs, kana, hangul,
-// CJK punctuation). SQLite's lower() folds ASCII alone, and JavaScript's toLowerCase() gives a
+// CJK punctuation). The bytes are searched as a Latin-1 string lower-cased by JavaScript, which
+// changes A–Z and the bytes C0–DE (read as À–Þ) alone: those are the first bytes of two-byte UTF-8
+// characters, never part of a SAFE character's bytes, and a SAFE character's three bytes end in
+// two continuation bytes (80–BF) where a two-byte character is followed by the first byte of the
+// next one, so no match of a SAFE term is made or lost (SQLite's lower() did the same folding of
+// ASCII, at three times the cost of the rest of the read). JavaScript's toLowerCase() gives a
 // SAFE character only from itself, from A–Z, or from U+0130 and U+212A (which lower-case to ASCII
 // `i` and `k`): for a term holding that letter, a lead holding one of those two is walked as
-// before, and so is one holding a NUL inside a part where a term occurs (the byte path finds
-// parts by their NUL separators). Every other character
+// before, and so is a lead of characters beyond ASCII holding a NUL inside a part where a term
+// occurs (the parts of such a lead are found by their NUL separators; an ASCII lead is cut by its
+// directory's lengths). Every other character
 // lower-cases to characters that are not SAFE, so the runs of SAFE characters, where a term can
 // occur, are the same in both texts. test/store/lead-bytes.test.ts checks that premise over every
 // code point, and the answers against the walk's.
@@ -85,7 +91,10 @@ export class LazyLead {
 export type LeadHits = { dir: PartDir[]; counts: number[][] } | null | undefined;
 
 /** The leads a query selects, as one row: ids, first units, text byte lengths, part counts, then the bytes. */
-type AggregateRow = [chunks: string, firstUnits: string, bytes: string, parts: string, dir: Buffer | null, text: Buffer | null, lower?: Buffer | null];
+type AggregateRow = [chunks: string, firstUnits: string, bytes: string, parts: string, dir: Buffer | null, text: Buffer | null];
+
+/** The weight of each lead kind, by its place in LEAD_KINDS. */
+const LEAD_KIND_WEIGHT = Uint8Array.from(LEAD_KINDS, (k) => PART_WEIGHT[k] ?? 1);
 
 const FOUND = 1;
 const WALKED = 2;
@@ -104,11 +113,12 @@ export class LeadBytes {
   private ints: Int32Array | undefined;
   private readonly text: Buffer;
   /**
-   * The text's bytes, ASCII lower-cased (SQLite's lower()) when a term holds a letter, one
-   * character a byte: String.prototype.indexOf runs natively, where each Buffer.indexOf call
-   * went through several JavaScript functions (a search made tens of thousands).
+   * The text's bytes as a string of one character a byte (String.prototype.indexOf runs natively,
+   * where each Buffer.indexOf call went through several JavaScript functions: a search made tens
+   * of thousands), and that string lower-cased, made when a term holds a letter.
    */
-  private readonly hay: string;
+  private readonly raw: string;
+  private folded: string | undefined;
 
   private constructor(row: AggregateRow) {
     this.chunks = JSON.parse(row[0]) as number[];
@@ -118,7 +128,7 @@ export class LeadBytes {
     this.count = this.chunks.length;
     this.dir = row[4] ?? Buffer.alloc(0);
     this.text = row[5] ?? Buffer.alloc(0);
-    this.hay = (row[6] ?? this.text).toString('latin1');
+    this.raw = this.text.toString('latin1');
     this.textStart = new Int32Array(this.count + 1);
     this.dirStart = new Int32Array(this.count + 1);
     for (let i = 0; i < this.count; i++) {
@@ -127,10 +137,9 @@ export class LeadBytes {
     }
   }
 
-  /** The select list of the row `read` takes, for the terms (lower-cased) to be counted: the ASCII-folded text too when one holds a letter. */
-  static columns(lowered: readonly string[]): string {
-    const fold = hasAsciiLetter(lowered) ? ", CAST(lower(group_concat(c.text, '')) AS BLOB)" : '';
-    return "json_group_array(c.chunk), json_group_array(c.first_unit), json_group_array(octet_length(c.text)), json_group_array(c.nlead), CAST(group_concat(c.dir, '') AS BLOB), CAST(group_concat(c.text, '') AS BLOB)" + fold;
+  /** The select list of the row `read` takes. */
+  static columns(): string {
+    return "json_group_array(c.chunk), json_group_array(c.first_unit), json_group_array(octet_length(c.text)), json_group_array(c.nlead), CAST(group_concat(c.dir, '') AS BLOB), CAST(group_concat(c.text, '') AS BLOB)";
   }
 
   /** The leads of `sql` (a SELECT of `columns` over `leads c`), in its order. */
@@ -177,17 +186,104 @@ export class LeadBytes {
    */
   hits(terms: readonly string[], kinds: ReadonlySet<string> | undefined, maxTf: number): LeadHits[] {
     const n = this.count;
-    const hay = this.hay;
+    const nterms = terms.length;
+    const { state, tf, order } = this.scan(terms, kinds, maxTf);
+    const out = new Array<LeadHits>(n).fill(null);
+    for (let i = 0; i < n; i++) if (state[i] === WALKED) out[i] = undefined;
+    const ints = this.dirInts();
+    const W = DIR_BYTES / 4;
+    for (let m = 0, li = 0; m < order.length; m++) {
+      const g = order[m]!;
+      while (this.dirStart[li + 1]! <= g) li++;
+      if (state[li] === WALKED) continue;
+      let hits = out[li];
+      if (!hits) out[li] = hits = { dir: [], counts: [] };
+      const e = g * W;
+      hits.dir.push([ints[e]!, ints[e + 1]!, LEAD_KINDS[ints[e + 2]!]!, null, ints[e + 3]!, ints[e + 4]!]);
+      const counts = new Array<number>(nterms);
+      for (let t = 0; t < nterms; t++) counts[t] = tf[g * nterms + t]!;
+      hits.counts.push(counts);
+    }
+    return out;
+  }
+
+  /**
+   * The units whose lead parts hold a term, as LeadPostings.matchUnits gives them (LeadUnits:
+   * flat arrays, the same counts), for ranking without an object per unit; undefined when a lead
+   * must be walked, or with more terms than a mask holds. Filled straight from the parts found,
+   * without hits()' directory entry and counts array per part (a common word's thousands of
+   * them were a third of this).
+   */
+  units(terms: readonly string[], kinds: ReadonlySet<string> | undefined, maxTf: number): LeadUnits | undefined {
+    const nterms = terms.length;
+    if (nterms > MAX_MASK_TERMS) return undefined;
+    const { state, tf, order } = this.scan(terms, kinds, maxTf);
+    for (let i = 0; i < this.count; i++) if (state[i] === WALKED) return undefined;
+    const rows = order.length;
+    const out = emptyLeadUnits(rows, nterms);
+    const ints = this.dirInts();
+    const W = DIR_BYTES / 4;
+    let u = -1;
+    let li = 0;
+    let lastLead = -1;
+    let ordinal = -1;
+    let lead: LazyLead | undefined;
+    for (let r = 0; r < rows; r++) {
+      const g = order[r]!;
+      while (this.dirStart[li + 1]! <= g) li++;
+      const e = g * W;
+      // A lead lists its parts by unit: a unit's parts are consecutive rows.
+      if (li !== lastLead || ints[e] !== ordinal) {
+        if (li !== lastLead) {
+          lead = this.lead(li);
+          lastLead = li;
+        }
+        u++;
+        ordinal = ints[e]!;
+        out.uid[u] = this.firstUnits[li]! + ordinal;
+        out.chunk[u] = this.chunks[li]!;
+        out.start[u] = r;
+        out.lead.push(lead!);
+      }
+      let mask = out.mask[u]!;
+      for (let t = 0; t < nterms; t++) {
+        const c = tf[g * nterms + t]!;
+        out.tf[r * nterms + t] = c;
+        if (c > 0) mask |= 1 << t;
+      }
+      out.mask[u] = mask;
+      out.n[r] = ints[e + 1]!;
+      out.length[r] = ints[e + 3]!;
+      out.weight[r] = LEAD_KIND_WEIGHT[ints[e + 2]!]!;
+    }
+    out.count = u + 1;
+    out.start[u + 1] = rows;
+    for (let k = 0; k <= u; k++) out.held[k] = popcount(out.mask[k]!);
+    return out;
+  }
+
+  /**
+   * What hits() and units() are made from: per lead its state (FOUND, WALKED, or 0 when no term
+   * occurs in it), per part (numbered over every lead) and term the count, and the parts holding
+   * any term, ascending (those of walked leads among them).
+   */
+  private scan(terms: readonly string[], kinds: ReadonlySet<string> | undefined, maxTf: number): { state: Uint8Array; tf: Uint8Array; order: Int32Array } {
+    const n = this.count;
+    const hay = hasAsciiLetter(terms) ? (this.folded ??= this.raw.toLowerCase()) : this.raw;
     const nterms = terms.length;
     const parts = this.dirStart[n]!;
-    const out = new Array<LeadHits>(n).fill(null);
     // Per lead: 0 its parts not found yet, 1 found, 2 walked (U+0130, U+212A, or a NUL inside a part).
     const state = new Uint8Array(n);
     for (const [c, safe] of FOLDS_TO_SAFE) {
       if (!terms.some((t) => t.includes(safe))) continue;
+      // In the text as stored: lower-casing turns the first byte of U+0130 (C4) into E4.
       const bytes = Buffer.from(c, 'utf8').toString('latin1');
-      for (let at = hay.indexOf(bytes); at !== -1; at = hay.indexOf(bytes, at + 1)) state[this.leadAt(at, 0)] = WALKED;
+      for (let at = this.raw.indexOf(bytes); at !== -1; at = this.raw.indexOf(bytes, at + 1)) state[this.leadAt(at, 0)] = WALKED;
     }
+    // Per kind (its place in LEAD_KINDS), whether it is searched.
+    const searched = Uint8Array.from(LEAD_KINDS, (k) => (!kinds || kinds.has(k) ? 1 : 0));
+    const ints = this.dirInts();
+    const W = DIR_BYTES / 4;
     // Flat over every part of every lead (numbered as the directories are): where it starts in
     // the text (the entry after a lead's last part is the next lead's start, its end), its counts.
     const starts = new Int32Array(parts + 1);
@@ -216,7 +312,7 @@ export class LeadBytes {
         }
         while (starts[g + 1]! <= at) g++;
         const next = starts[g + 1]!;
-        if (kinds && !kinds.has(this.kindOf(g))) {
+        if (searched[ints[g * W + 2]!] === 0) {
           at = hay.indexOf(needle, next);
           continue;
         }
@@ -225,75 +321,7 @@ export class LeadBytes {
         at = ++tf[k]! >= maxTf ? hay.indexOf(needle, next) : hay.indexOf(needle, at + needle.length);
       }
     }
-    for (let i = 0; i < n; i++) if (state[i] === WALKED) out[i] = undefined;
-    const order = Int32Array.from(met).sort();
-    const ints = this.dirInts();
-    const W = DIR_BYTES / 4;
-    for (let m = 0, li = 0; m < order.length; m++) {
-      const g = order[m]!;
-      while (this.dirStart[li + 1]! <= g) li++;
-      if (state[li] === WALKED) continue;
-      let hits = out[li];
-      if (!hits) out[li] = hits = { dir: [], counts: [] };
-      const e = g * W;
-      hits.dir.push([ints[e]!, ints[e + 1]!, LEAD_KINDS[ints[e + 2]!]!, null, ints[e + 3]!, ints[e + 4]!]);
-      const counts = new Array<number>(nterms);
-      for (let t = 0; t < nterms; t++) counts[t] = tf[g * nterms + t]!;
-      hits.counts.push(counts);
-    }
-    return out;
-  }
-
-  /**
-   * The units whose lead parts hold a term, as LeadPostings.matchUnits gives them (LeadUnits:
-   * flat arrays, the same counts), for ranking without an object per unit; undefined when a lead
-   * must be walked, or with more terms than a mask holds.
-   */
-  units(terms: readonly string[], kinds: ReadonlySet<string> | undefined, maxTf: number): LeadUnits | undefined {
-    const nterms = terms.length;
-    if (nterms > MAX_MASK_TERMS) return undefined;
-    const hits = this.hits(terms, kinds, maxTf);
-    let rows = 0;
-    for (let i = 0; i < hits.length; i++) {
-      const h = hits[i];
-      if (h === undefined) return undefined;
-      if (h) rows += h.dir.length;
-    }
-    const out = emptyLeadUnits(rows, nterms);
-    let u = -1;
-    let r = 0;
-    for (let i = 0; i < hits.length; i++) {
-      const h = hits[i];
-      if (!h) continue;
-      const lead = this.lead(i);
-      let ordinal = -1;
-      for (let k = 0; k < h.dir.length; k++, r++) {
-        const d = h.dir[k]!;
-        // A lead lists its parts by unit: a unit's parts are consecutive rows.
-        if (d[0] !== ordinal) {
-          u++;
-          ordinal = d[0];
-          out.uid[u] = lead.firstUnit + ordinal;
-          out.chunk[u] = this.chunks[i]!;
-          out.start[u] = r;
-          out.lead.push(lead);
-        }
-        let mask = out.mask[u]!;
-        const counts = h.counts[k]!;
-        for (let t = 0; t < nterms; t++) {
-          out.tf[r * nterms + t] = counts[t]!;
-          if (counts[t]! > 0) mask |= 1 << t;
-        }
-        out.mask[u] = mask;
-        out.n[r] = d[1];
-        out.length[r] = d[4];
-        out.weight[r] = PART_WEIGHT[d[2]] ?? 1;
-      }
-    }
-    out.count = u + 1;
-    out.start[u + 1] = rows;
-    for (let k = 0; k <= u; k++) out.held[k] = popcount(out.mask[k]!);
-    return out;
+    return { state, tf, order: Int32Array.from(met).sort() };
   }
 
   private anyCount(tf: Uint8Array, g: number, nterms: number): boolean {
@@ -323,23 +351,38 @@ export class LeadBytes {
     return lo;
   }
 
-  /** Fills in where lead `li`'s parts start in the text (bytes); false when its NULs are not exactly the separators. */
+  /**
+   * Fills in where lead `li`'s parts start in the text (bytes); false when its NULs are not
+   * exactly the separators. A lead of one byte a character (ASCII: its bytes are as many as the
+   * characters its directory gives) is cut by the directory's lengths, exactly as the walk cuts
+   * it, NULs inside parts or not; any other by finding its NULs one by one (a split made a string
+   * of every part of every lead a common word occurs in).
+   */
   private findParts(li: number, starts: Int32Array): boolean {
     const first = this.dirStart[li]!;
     const parts = this.dirStart[li + 1]! - first;
-    let at = this.textStart[li]!;
-    // One native split rather than a call to indexOf per part (a lead holds dozens).
-    const pieces = this.hay.slice(at, this.textStart[li + 1]!).split('\u0000');
-    if (pieces.length !== parts) return false;
+    const from = this.textStart[li]!;
+    const end = this.textStart[li + 1]!;
+    const ints = this.dirInts();
+    const W = DIR_BYTES / 4;
+    let at = from;
     for (let p = 0; p < parts; p++) {
       starts[first + p] = at;
-      at += pieces[p]!.length + 1;
+      at += ints[(first + p) * W + 3]! + 1;
+    }
+    // `at` is one past the separator a last part would have: the lead's characters, plus one.
+    if (at - 1 === end) return true;
+    const raw = this.raw;
+    at = from;
+    for (let p = 0; p < parts; p++) {
+      starts[first + p] = at;
+      const nul = raw.indexOf('\u0000', at);
+      const last = p === parts - 1;
+      if (nul === -1 || nul >= end) {
+        if (!last) return false;
+      } else if (last) return false;
+      at = nul + 1;
     }
     return true;
-  }
-
-  /** The kind of part `g` (numbered over every lead). */
-  private kindOf(g: number): string {
-    return LEAD_KINDS[this.dirInts()[g * (DIR_BYTES / 4) + 2]!]!;
   }
 }

@@ -347,7 +347,7 @@ class TermScan {
       return;
     }
     if (leadBytesPath.enabled && bytesCountable(this.lowered)) {
-      const q = this.query(`${LeadBytes.columns(this.lowered)} FROM leads c`, 'c.chunk', chunkIds, this.leadScanned);
+      const q = this.query(`${LeadBytes.columns()} FROM leads c`, 'c.chunk', chunkIds, this.leadScanned);
       if (q) this.readLeadBytes(LeadBytes.read(this.index, q.sql, q.params));
       return;
     }
@@ -609,6 +609,8 @@ class KeyedChunks {
  */
 class ChunkMasks {
   readonly distinct: number[];
+  /** The chunks holding the keys of any of the terms, as chunksHolding(keyed, 1) lists them when every term is keyed. */
+  readonly ids: number[];
   private readonly dense: Int32Array | undefined;
   private readonly sparse: Map<number, number> | undefined;
 
@@ -647,6 +649,7 @@ class ChunkMasks {
     const distinct = new Set<number>();
     for (let i = 0; i < met.length; i++) distinct.add(this.get(met[i]!));
     this.distinct = [...distinct];
+    this.ids = met;
   }
 
   /** The bits of chunk `id` (0: it holds the keys of none of the terms). */
@@ -1138,9 +1141,10 @@ class LeadRanker {
   static ofBytes(index: IndexDb, req: SearchRequest, lowered: string[], kinds: Set<string> | undefined, keyed: KeyedChunks, rank: Ranking, chunks: Map<number, StoredChunk | undefined>): LeadRanker | undefined {
     if (!leadBytesPath.enabled || lowered.length > MAX_MASK_TERMS || !bytesCountable(lowered)) return undefined;
     const src = sourceFilter(req.target);
-    let sql = `SELECT ${LeadBytes.columns(lowered)} FROM leads c JOIN sessions s ON s.id = c.session WHERE ${src.sql}`;
+    let sql = `SELECT ${LeadBytes.columns()} FROM leads c JOIN sessions s ON s.id = c.session WHERE ${src.sql}`;
     const params: unknown[] = [...src.params];
-    const ids = chunksHolding(keyed, 1);
+    // chunksHolding(keyed, 1) from the masks the ranker reads anyway: the per-chunk maps it builds cost a common-word search several milliseconds.
+    const ids = keyed.unkeyed > 0 ? undefined : keyed.masks().ids;
     if (ids) {
       sql += ' AND c.chunk IN (SELECT value FROM json_each(?))';
       params.push(JSON.stringify(ids));

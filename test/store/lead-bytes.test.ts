@@ -49,12 +49,15 @@ describe('lead bytes', () => {
     ['话 at the start of a lead: no match with the lead before', 'Kelvin \u212aelvin and kelvin', 'ok'],
     ['İstanbul istanbul ISTANBUL'],
     ['a part holding \u0000 a NUL: connection refused', 'connection refused'],
+    ['会话: a part holding \u0000 a NUL: connection refused', 'connection refused'],
     [`${'error '.repeat(80)}warning`, 'ERROR Error error'],
     ['ｐａｒｓｅｒ fullwidth and parser', ''],
     ['', 'tok-claude-3-1 localhost:8080 "connection refused" 会'],
     ['话 pr1137 PR1137x snake_case_helpers SNAKE_CASE'],
+    // Latin-1 capitals (their UTF-8 starts with C3) next to CJK: the search lower-cases C3 to E3, the first byte of 「 and of kana.
+    ['ÀÉ会话Ö「引用」Ü ÃParser ÂCONFIG', 'Ã「 À会 Éｐ'],
   ];
-  const TERMS = [['parser'], ['会话'], ['会'], ['话'], ['kelvin'], ['istanbul'], ['connection refused'], ['error', 'warning'], ['pr1137', 'snake_case', '会'], ['zzz'], ['ok'], ['a']];
+  const TERMS = [['parser'], ['会话'], ['「引用」'], ['「'], ['会'], ['话'], ['kelvin'], ['istanbul'], ['connection refused'], ['error', 'warning'], ['pr1137', 'snake_case', '会'], ['zzz'], ['ok'], ['a']];
 
   let index: IndexDb;
   const dirs: PartDir[][] = [];
@@ -72,7 +75,7 @@ describe('lead bytes', () => {
 
   afterAll(() => index?.close());
 
-  const read = (terms: string[]): LeadBytes => LeadBytes.read(index, `SELECT ${LeadBytes.columns(terms)} FROM leads c JOIN sessions s ON s.id = c.session WHERE 1 ORDER BY c.chunk`, []);
+  const read = (terms: string[]): LeadBytes => LeadBytes.read(index, `SELECT ${LeadBytes.columns()} FROM leads c JOIN sessions s ON s.id = c.session WHERE 1 ORDER BY c.chunk`, []);
 
   it('count every term as a walk over the lower-cased parts does, or leave the lead to the walk', () => {
     for (const terms of TERMS) {
@@ -82,9 +85,9 @@ describe('lead bytes', () => {
         const hits = leads.hits(terms, kinds, 64);
         LEADS.forEach((texts, li) => {
           const text = texts.join('\u0000');
-          const walked = (/\u0130/.test(text) && terms.some((t) => t.includes('i'))) || (/\u212a/.test(text) && terms.some((t) => t.includes('k'))) || texts.some((t) => t.includes('\u0000'));
+          const walked = (/\u0130/.test(text) && terms.some((t) => t.includes('i'))) || (/\u212a/.test(text) && terms.some((t) => t.includes('k'))) || (/[^\u0000-\u007f]/.test(text) && texts.some((t) => t.includes('\u0000')));
           const got = hits[li];
-          // Only a lead holding U+0130, U+212A or a NUL inside a part is left to the walk.
+          // Only a lead holding U+0130, U+212A or (beyond ASCII) a NUL inside a part is left to the walk.
           if (got === undefined) {
             expect(walked, `${terms} lead ${li} walked`).toBe(true);
             return;
@@ -103,22 +106,24 @@ describe('lead bytes', () => {
     }
   });
 
-  it('leaves to the walk the leads holding U+0130 or U+212A (for a term holding i or k), and those holding a NUL inside a part where a term occurs', () => {
+  it('leaves to the walk the leads holding U+0130 or U+212A (for a term holding i or k), and those beyond ASCII holding a NUL inside a part where a term occurs', () => {
     expect(read(['kelvin']).hits(['kelvin'], undefined, 64)[1]).toBeUndefined();
     expect(read(['istanbul']).hits(['istanbul'], undefined, 64)[2]).toBeUndefined();
     // U+212A matters to a term holding `k` only.
     expect(read(['会']).hits(['会'], undefined, 64)[1]).toBeNull();
     expect(read(['话']).hits(['话'], undefined, 64)[1]).toEqual({ dir: [dirs[1]![0]], counts: [[1]] });
-    expect(read(['connection refused']).hits(['connection refused'], undefined, 64)[3]).toBeUndefined();
+    // An ASCII lead is cut by its directory, a NUL inside a part or not; one beyond ASCII by its NULs.
+    expect(read(['connection refused']).hits(['connection refused'], undefined, 64)[3]).toEqual({ dir: dirs[3], counts: [[1], [1]] });
+    expect(read(['connection refused']).hits(['connection refused'], undefined, 64)[4]).toBeUndefined();
     // No occurrence at all: nothing to walk for.
     expect(read(['parser']).hits(['parser'], undefined, 64)[3]).toBeNull();
     // The lead after one ending in 会 starts with 话: no match across them.
-    expect(read(['会话']).hits(['会话'], undefined, 64)[7]).toBeNull();
+    expect(read(['会话']).hits(['会话'], undefined, 64)[8]).toBeNull();
   });
 
   it('caps a count as the walk does', () => {
     const hits = read(['error']).hits(['error'], undefined, 64);
-    expect(hits[4]!.counts).toEqual([[64], [3]]);
+    expect(hits[5]!.counts).toEqual([[64], [3]]);
   });
 
   it('gives each lead’s directory and text as stored', () => {
@@ -143,6 +148,7 @@ const ODD_TEXTS = [
   'a NUL \u0000 inside: connection refused',
   `${'error '.repeat(80)}warning`,
   '话 tok-claude-3-1 localhost:8080 "connection refused" 会',
+  'ÀÉ会话Ö「引用」Ü ÃParser ÂCONFIG Ã「',
   '',
 ];
 
@@ -172,6 +178,8 @@ const requests: Partial<SearchRequest>[] = [
   { query: 'parser', terms: ['parser', '会话'], operator: 'and' },
   { query: 'parser', terms: ['parser', '会话'], operator: 'or' },
   { query: '会话 parser session', limit: 20 },
+  { query: '「引用」' },
+  { query: '「 config' },
 ];
 
 describe('search with the leads read as bytes', () => {
