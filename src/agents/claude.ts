@@ -411,7 +411,7 @@ function* subagentSummaries(projects: string, opts: DiscoverOptions): Generator<
   }
 }
 
-async function* discover(opts: DiscoverOptions): AsyncIterable<TranscriptSummary> {
+function* discover(opts: DiscoverOptions): Generator<TranscriptSummary> {
   const projects = join(claudeRoot(opts.env), 'projects');
   // Flat agent-*.jsonl beside the sessions (2.0.28–2.1.1) carry no link to their session.
   const accept = (name: string): boolean => name.endsWith('.jsonl') && !name.startsWith('agent-');

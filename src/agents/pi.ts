@@ -284,7 +284,7 @@ function* summariesIn(dir: string, opts: DiscoverOptions, skip: Set<string>): Ge
   unreadable.report('Pi sessions', say);
 }
 
-async function* discover(opts: DiscoverOptions): AsyncIterable<TranscriptSummary> {
+function* discover(opts: DiscoverOptions): Generator<TranscriptSummary> {
   // Sessions written before an override was set stay in the default tree: both are read.
   const seen = new Set<string>();
   for (const s of summariesInFolders(join(piAgentDir(opts.env), 'sessions'), 'Pi sessions', (name) => name.endsWith('.jsonl'), summarize, opts, opts.warn ?? warn)) {

@@ -175,8 +175,12 @@ export type DiscoverOptions = {
 export interface Provider {
   /** Also the ref source: `claude/<session>/3`. */
   readonly name: string;
-  /** Sessions of this provider, any order; absent data yields nothing and says nothing. */
-  discover(opts: DiscoverOptions): AsyncIterable<TranscriptSummary>;
+  /**
+   * Sessions of this provider, any order; absent data yields nothing and says nothing. A provider
+   * that never waits returns a plain iterable (a sync generator): each step of an async one is a
+   * promise and a microtask, ~4 µs a session in a fresh process, most of a warm listing's row.
+   */
+  discover(opts: DiscoverOptions): Iterable<TranscriptSummary> | AsyncIterable<TranscriptSummary>;
   /** Full, streaming parse of one session found by `discover`. */
   load(summary: TranscriptSummary, opts: DiscoverOptions): Promise<Transcript>;
   /** The session the calling process runs inside, from env hints (CODEX_THREAD_ID, …). */

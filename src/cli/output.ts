@@ -90,9 +90,17 @@ export function duration(ms: number | undefined): string {
 
 /** A path with the home directory shown as `~`. */
 export function shortPath(path: string | undefined, missing = '-'): string {
-  if (!path) return missing;
+  return pathShortener()(path, missing);
+}
+
+/**
+ * shortPath with the home directory looked up once, for a column of paths: each read of
+ * `process.env` asks the C library and makes a new string.
+ */
+export function pathShortener(): (path: string | undefined, missing?: string) => string {
   const home = homeDir(process.env);
-  return home && (path === home || path.startsWith(home + '/')) ? '~' + path.slice(home.length) : path;
+  const under = home + '/';
+  return (path, missing = '-') => (!path ? missing : home && (path === home || path.startsWith(under)) ? '~' + path.slice(home.length) : path);
 }
 
 /**
@@ -121,8 +129,24 @@ function cutLine(text: string, max: number): string {
 /** Rows as aligned columns (two spaces apart; the last column is not padded). */
 export function table(rows: string[][]): string {
   if (rows.length === 0) return '';
-  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length)));
-  return rows.map((r) => r.map((cell, i) => (i === r.length - 1 ? cell : cell.padEnd(widths[i]!))).join('  ').trimEnd()).join('\n') + '\n';
+  // Plain loops: a listing's table is thousands of cells, and a closure and an array per row and
+  // per column (map, spread into Math.max) cost more than the cells themselves.
+  const columns = rows[0]!.length;
+  const widths = new Array<number>(columns).fill(0);
+  for (const r of rows) {
+    for (let i = 0; i < columns; i++) {
+      const n = (r[i] ?? '').length;
+      if (n > widths[i]!) widths[i] = n;
+    }
+  }
+  let text = '';
+  for (const r of rows) {
+    const last = r.length - 1;
+    let line = '';
+    for (let i = 0; i < last; i++) line += (i < columns ? r[i]!.padEnd(widths[i]!) : r[i]!) + '  ';
+    text += (last >= 0 ? line + r[last]! : line).trimEnd() + '\n';
+  }
+  return text;
 }
 
 /** The line that opens a turn or record in `show` and `import`: `══ claude/3f2a9c1d/2 ══`. */

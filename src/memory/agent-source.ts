@@ -13,14 +13,23 @@ import type { IndexContext, IndexPlan, ListOptions, OpenedSession, SessionChange
 
 type Listing = { summaries: TranscriptSummary[]; ids: Map<string, string>; cache: ListingCache };
 
+/** Every summary a provider discovers, in a plain loop when its discovery never waits (see `Provider.discover`). */
+async function eachSummary(found: Iterable<TranscriptSummary> | AsyncIterable<TranscriptSummary>, visit: (s: TranscriptSummary) => void): Promise<void> {
+  if (Symbol.iterator in found) {
+    for (const s of found) visit(s);
+    return;
+  }
+  for await (const s of found) visit(s);
+}
+
 /** Every session of a provider, newest first, one per id (the newest copy wins). */
 async function discoverAll(provider: Provider, env: NodeJS.ProcessEnv): Promise<Listing> {
   const cache = ListingCache.load(provider.name, env);
   const byId = new Map<string, TranscriptSummary>();
-  for await (const s of provider.discover({ env, memo: cache })) {
+  await eachSummary(provider.discover({ env, memo: cache }), (s) => {
     const seen = byId.get(s.id);
     if (!seen || s.updatedAt > seen.updatedAt) byId.set(s.id, s);
-  }
+  });
   cache.save(true);
   const sorted = [...byId.values()].sort((a, b) => (a.updatedAt < b.updatedAt ? 1 : a.updatedAt > b.updatedAt ? -1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0)); // not localeCompare: its first call loads ICU (ms)
   const summaries = childrenUnderParents(sorted);
@@ -269,7 +278,7 @@ function agentIndex(provider: Provider): SourceIndex {
       const cache = ctx.persistent ? ListingCache.load(provider.name, ctx.env) : undefined;
       const memo = new RecordingMemo(cache);
       const summaries: TranscriptSummary[] = [];
-      for await (const summary of provider.discover({ env: ctx.env, memo })) summaries.push(summary);
+      await eachSummary(provider.discover({ env: ctx.env, memo }), (summary) => summaries.push(summary));
       cache?.save(true);
       const root = provider.dataLocation?.(ctx.env);
       // Taken right after discovery, so a file created while sessions are parsed is not missed.

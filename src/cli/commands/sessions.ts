@@ -2,7 +2,7 @@
 // source (terminal or a provider) or from all of them.
 import { SivtrError } from '../../errors.js';
 import type { ListOptions, SessionInfo, Source } from '../../memory/types.js';
-import { localTime, note, out, outJson, oneLines, shortPath, table, warn } from '../output.js';
+import { localTime, note, out, outJson, oneLines, pathShortener, shortPath, table, warn } from '../output.js';
 import { requireSourceName } from '../source-name.js';
 import { allSources, getSource } from '../../memory/sources.js';
 import type { CommandSpec, ParsedArgs } from '../spec.js';
@@ -78,9 +78,10 @@ export async function run(args: ParsedArgs): Promise<number> {
   }
   const rows = [['ID', 'SOURCE', 'LAST ACTIVITY', 'TURNS', 'CWD', 'TITLE']];
   const titles = oneLines(sessions.map((s) => s.title ?? ''), 70);
+  const short = pathShortener();
   sessions.forEach((s, i) => {
     // a subagent session follows its parent in the list, marked as run inside it
-    rows.push([s.parent !== undefined ? `↳ ${s.displayId}` : s.displayId, s.source, localTime(s.updatedAt), s.units === undefined ? '-' : String(s.units), shortPath(s.cwd), titles[i]!]);
+    rows.push([s.parent !== undefined ? `↳ ${s.displayId}` : s.displayId, s.source, localTime(s.updatedAt), s.units === undefined ? '-' : String(s.units), short(s.cwd), titles[i]!]);
   });
   out(table(rows));
   return 0;
