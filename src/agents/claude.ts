@@ -423,6 +423,8 @@ export const claude: Provider = {
   name: 'claude',
   discover,
   dataLocation: (env) => join(claudeRoot(env), 'projects'),
+  // Projects, sessions and their subagents all lie below projects/ (a subagent's .meta.json is read with its file's summary).
+  listingInputs: (env) => ({ trees: [join(claudeRoot(env), 'projects')], paths: [] }),
   load: (summary, opts) => parseClaudeFile(summary.location, opts.warn),
   currentSessionHint(env) {
     if (env.CLAUDE_TRANSCRIPT_PATH) return basename(env.CLAUDE_TRANSCRIPT_PATH).replace(/\.jsonl$/, '');

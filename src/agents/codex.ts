@@ -540,6 +540,17 @@ async function readTitles(env: NodeJS.ProcessEnv): Promise<Map<string, string>> 
   return titles;
 }
 
+/**
+ * Where titles set in Codex come from (readTitles): its home (a state database or an index that
+ * appears), the session index, and each state database with its write-ahead log.
+ */
+function titleSources(env: NodeJS.ProcessEnv): string[] {
+  const home = codexHome(env);
+  const paths = [home, join(home, 'session_index.jsonl')];
+  for (const e of readDirQuiet(home, 'Codex state', () => {})) if (/^state_\d+\.sqlite$/.test(e.name)) paths.push(join(home, e.name), join(home, `${e.name}-wal`));
+  return paths;
+}
+
 async function stateTitles(env: NodeJS.ProcessEnv): Promise<Map<string, string>> {
   const titles = new Map<string, string>();
   let newest: { n: number; path: string } | undefined;
@@ -696,6 +707,7 @@ export const codex: Provider = {
   name: 'codex',
   discover,
   dataLocation: (env) => join(codexHome(env), 'sessions'),
+  listingInputs: (env) => ({ trees: rolloutRoots(env), paths: titleSources(env) }),
   async load(summary, opts) {
     return parseCodexFile(summary.location, await readTitles(opts.env), opts.warn, opts.env);
   },

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { dataDir } from '../session/paths.js';
 import type { TranscriptSummary, SummaryMemo } from './types.js';
 
-const VERSION = 4; // 3: summaries may name a parent; Gemini titles skip the injected context. 4: database rows carry `version`
+export const LISTING_VERSION = 4; // 3: summaries may name a parent; Gemini titles skip the injected context. 4: database rows carry `version`
 
 /** A summary without what the entry's key and file name already say (smaller file, faster load). */
 type Stored = Omit<TranscriptSummary, 'provider' | 'location'>;
@@ -60,7 +60,7 @@ export class ListingCache implements SummaryMemo {
     try {
       const text = readFileSync(cache.path, 'utf8');
       const parsed = JSON.parse(text) as { version?: number; entries?: Record<string, CacheEntry> };
-      if (parsed.version === VERSION && parsed.entries) cache.entries = parsed.entries;
+      if (parsed.version === LISTING_VERSION && parsed.entries) cache.entries = parsed.entries;
       // Written before it was kept ASCII (asciiJson): written again, once, as ASCII.
       if (Buffer.byteLength(text) !== text.length) cache.dirty = true;
     } catch {
@@ -81,6 +81,11 @@ export class ListingCache implements SummaryMemo {
 
   private unpack(location: string, stored: Stored): TranscriptSummary {
     return { provider: this.provider, location, ...stored, cwds: stored.cwds ?? (stored.cwd ? [stored.cwd] : []) };
+  }
+
+  /** Every location discovery stat'ed in this run, with the (mtime, size) it saw. */
+  seenFiles(): ReadonlyMap<string, { m: number; s: number }> {
+    return this.seen;
   }
 
   has(location: string, mtimeMs: number, size: number): boolean {
@@ -116,7 +121,7 @@ export class ListingCache implements SummaryMemo {
     }
     if (!this.dirty) return;
     try {
-      writeFileAtomic(this.path, asciiJson({ version: VERSION, entries: this.entries }), { mode: 0o600, privateDir: true });
+      writeFileAtomic(this.path, asciiJson({ version: LISTING_VERSION, entries: this.entries }), { mode: 0o600, privateDir: true });
       this.dirty = false;
     } catch {
       // read-only data dir: listing still works, just not faster next time

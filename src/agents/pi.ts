@@ -299,6 +299,12 @@ export const pi: Provider = {
   name: 'pi',
   discover,
   dataLocation: (env) => piSessionDirOverride(env) ?? join(piAgentDir(env), 'sessions'),
+  listingInputs(env) {
+    const custom = piSessionDirOverride(env);
+    const trees = [join(piAgentDir(env), 'sessions')];
+    if (custom) trees.push(custom);
+    return { trees, paths: [join(piAgentDir(env), 'settings.json')] };
+  },
   load: (summary, opts) => parsePiFile(summary.location, opts.warn),
   detect(head) {
     const r = firstRecord(head);

@@ -172,6 +172,14 @@ export type DiscoverOptions = {
   warn?: (message: string) => void;
 };
 
+/** What a provider's `discover` reads besides its session files; see `Provider.listingInputs`. */
+export type ListingInputs = {
+  /** Folders it walks: every folder below them is checked by its mtime. */
+  trees: string[];
+  /** Other files or folders whose change can change what it yields (a title index, a settings file). */
+  paths: string[];
+};
+
 export interface Provider {
   /** Also the ref source: `claude/<session>/3`. */
   readonly name: string;
@@ -195,6 +203,13 @@ export interface Provider {
    * session file, and the files.
    */
   watchedPaths?(env: NodeJS.ProcessEnv): string[];
+  /**
+   * Everything `discover` reads besides the session files, for a listing kept ready between runs
+   * (src/memory/listing-snapshot.ts). Only a provider that names it, and whose sessions are files
+   * inside its trees, has its listing kept; it must name every input, or a change there would
+   * not show.
+   */
+  listingInputs?(env: NodeJS.ProcessEnv): ListingInputs;
   /** Parse a transcript file given by path (for `import <path>`). */
   loadFile?(path: string, opts: DiscoverOptions): Promise<Transcript>;
 }

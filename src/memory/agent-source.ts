@@ -9,6 +9,7 @@ import { SivtrError } from '../errors.js';
 import { sessionUnits } from './agent-units.js';
 import { compareFile, edgesOf, filesUnchanged, pathsFingerprint, pathsUnchanged, statFile, type FileMark } from '../session/file-mark.js';
 import { displayIds } from './display-id.js';
+import { inputStats, keepListing, keptListing, listingKey } from './listing-snapshot.js';
 import type { IndexContext, IndexPlan, ListOptions, OpenedSession, SessionChange, SessionInfo, Source, SourceIndex, Unit } from './types.js';
 
 type Listing = { summaries: TranscriptSummary[]; ids: Map<string, string>; cache: ListingCache };
@@ -66,7 +67,7 @@ function infoOf(provider: Provider, s: TranscriptSummary, listing: Listing): Ses
   return info;
 }
 
-function inWorkspace(summaries: TranscriptSummary[], opts: ListOptions): TranscriptSummary[] {
+function inWorkspace<T extends Pick<TranscriptSummary, 'cwd' | 'cwds'>>(summaries: T[], opts: ListOptions): T[] {
   const matches = scopeMatcher({ cwd: opts.cwd, subtree: opts.scope });
   return summaries.filter((s) => matches(s.cwds && s.cwds.length > 0 ? s.cwds : s.cwd ? [s.cwd] : undefined));
 }
@@ -152,6 +153,14 @@ export async function openTranscript(provider: Provider, key: string, opts: List
 
 /** Sessions of a provider as `sessions` lists them, with turn counts filled in (parsing what the cache lacks). */
 export async function listWithTurns(provider: Provider, opts: ListOptions & { limit?: number }): Promise<SessionInfo[]> {
+  const inputs = provider.listingInputs?.(opts.env);
+  const key = inputs && listingKey(inputs);
+  if (inputs && key) {
+    const kept = keptListing(provider.name, opts.env, key);
+    if (kept) return (opts.global ? kept : inWorkspace(kept, opts)).slice(0, opts.limit ?? Infinity);
+  }
+  const listedAt = Date.now();
+  const stats = inputs && inputStats(inputs);
   const listing = await discoverAll(provider, opts.env);
   const chosen = (opts.global ? listing.summaries : inWorkspace(listing.summaries, opts)).slice(0, opts.limit ?? Infinity);
   const infos: SessionInfo[] = [];
@@ -169,6 +178,10 @@ export async function listWithTurns(provider: Provider, opts: ListOptions & { li
     infos.push(info);
   }
   listing.cache.save(false);
+  if (inputs && key && stats) {
+    const all = chosen.length === listing.summaries.length ? infos : listing.summaries.map((s) => infoOf(provider, s, listing));
+    keepListing(provider.name, opts.env, key, inputs, stats, listing.cache.seenFiles(), all, listedAt);
+  }
   return infos;
 }
 

@@ -1,0 +1,141 @@
+// A provider's whole listing, kept ready between runs in `<data>/cache/list-<provider>.json`:
+// the sessions `sessions` prints (ids to show, times, titles, turn counts, parents), in order.
+// It answers only after checking that nothing it was made from changed: every folder of the
+// trees its provider walks (a session file created, renamed or deleted changes its folder's
+// mtime), every other input the provider names (a title index, a settings file) and every
+// session file (an appended or rewritten one changes its size or mtime). One stat each, where a
+// listing made afresh reads every folder and builds, sorts and numbers a summary per session:
+// ~100 K instructions a session in a fresh process (callgrind, 1,000 sessions). Anything that
+// does not match means listing afresh and keeping the new listing. It is a cache: deleting it
+// loses nothing, and a read or write failure means working without it.
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { sep } from 'node:path';
+import { asciiJson, LISTING_VERSION } from '../agents/listing-cache.js';
+import type { ListingInputs } from '../agents/types.js';
+import { childPath, writeFileAtomic } from '../files.js';
+import { dataDir } from '../session/paths.js';
+import type { SessionInfo } from './types.js';
+
+const VERSION = 1;
+const NO_THROW = { throwIfNoEntry: false } as const;
+/**
+ * A folder is told unchanged by its mtime, and a file created in the same tick of the file
+ * system's clock as the listing leaves it as it was (whole seconds on some file systems): a
+ * listing is not kept while a folder of it changed less than this long before it was read.
+ */
+const SETTLED_MS = 2000;
+/** How deep below a tree's root folders are checked (providers keep sessions a few levels down). */
+const DEPTH = 8;
+
+/** Stats as kept, flat: path, mtime, size (0 for a folder; -1, -1 when missing). */
+type Stats = (string | number)[];
+type Stored = { version: number; key: string; paths: Stats; files: Stats; sessions: SessionInfo[] };
+
+const fileOf = (provider: string, env: NodeJS.ProcessEnv): string => childPath(dataDir(env), 'cache', `list-${provider}.json`);
+
+/** What a kept listing is valid for: the inputs (paths depend on the environment) and both cache formats. */
+export const listingKey = (inputs: ListingInputs): string => JSON.stringify([LISTING_VERSION, VERSION, inputs.trees, inputs.paths]);
+
+function pushStat(out: Stats, path: string): boolean {
+  let st;
+  try {
+    st = statSync(path, NO_THROW);
+  } catch {
+    st = undefined;
+  }
+  if (!st) {
+    out.push(path, -1, -1);
+    return false;
+  }
+  const folder = st.isDirectory();
+  out.push(path, st.mtimeMs, folder ? 0 : st.size);
+  return folder;
+}
+
+function pushTree(out: Stats, dir: string, depth: number): void {
+  if (!pushStat(out, dir) || depth >= DEPTH) return;
+  let entries;
+  try {
+    entries = readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return; // unreadable: its own stat above still tells a change
+  }
+  for (const e of entries) if (e.isDirectory()) pushTree(out, childPath(dir, e.name), depth + 1);
+}
+
+/**
+ * The stats a listing is checked by, taken before the provider lists: a session that appears
+ * while it lists then changes a folder after this, and the next run lists afresh.
+ */
+export function inputStats(inputs: ListingInputs): Stats {
+  const out: Stats = [];
+  for (const root of inputs.trees) pushTree(out, root, 0);
+  for (const path of inputs.paths) pushStat(out, path);
+  return out;
+}
+
+/** True when every kept stat is still what it was (pushStat's rule, nothing made per path). */
+function unchanged(stats: Stats): boolean {
+  for (let i = 0; i < stats.length; i += 3) {
+    let st;
+    try {
+      st = statSync(stats[i] as string, NO_THROW);
+    } catch {
+      return false;
+    }
+    const mtime = stats[i + 1] as number;
+    if (st === undefined) {
+      if (mtime !== -1) return false;
+      continue;
+    }
+    if (st.mtimeMs !== mtime || (st.isDirectory() ? 0 : st.size) !== stats[i + 2]) return false;
+  }
+  return true;
+}
+
+/** The kept listing, when it is for these inputs and nothing it was made from changed. */
+export function keptListing(provider: string, env: NodeJS.ProcessEnv, key: string): SessionInfo[] | undefined {
+  const path = fileOf(provider, env);
+  // Most providers are not installed and have none: asked first, a missing file costs no exception.
+  if (!existsSync(path)) return undefined;
+  let stored: Stored;
+  try {
+    stored = JSON.parse(readFileSync(path, 'utf8')) as Stored;
+  } catch {
+    return undefined;
+  }
+  if (stored.version !== VERSION || stored.key !== key || !Array.isArray(stored.sessions)) return undefined;
+  return unchanged(stored.paths) && unchanged(stored.files) ? stored.sessions : undefined;
+}
+
+/**
+ * Keeps a listing made from `stats` (taken before listing) and the session files the listing
+ * saw. Not kept when a session lacks its turn count (it would never be counted again), when a
+ * session file lies outside the trees (nothing would tell a new one there), or when a folder had
+ * only just changed.
+ */
+export function keepListing(
+  provider: string,
+  env: NodeJS.ProcessEnv,
+  key: string,
+  inputs: ListingInputs,
+  stats: Stats,
+  seen: ReadonlyMap<string, { m: number; s: number }>,
+  sessions: readonly SessionInfo[],
+  listedAt: number,
+): void {
+  if (sessions.some((s) => s.units === undefined)) return;
+  const roots = inputs.trees.map((t) => (t.endsWith(sep) ? t : t + sep));
+  const files: Stats = [];
+  for (const [location, v] of seen) {
+    if (!roots.some((r) => location.startsWith(r))) return;
+    files.push(location, v.m, v.s);
+  }
+  for (let i = 0; i < stats.length; i += 3) if ((stats[i + 1] as number) > listedAt - SETTLED_MS) return;
+  const stored: Stored = { version: VERSION, key, paths: stats, files, sessions: [...sessions] };
+  try {
+    writeFileAtomic(fileOf(provider, env), asciiJson(stored), { mode: 0o600, privateDir: true });
+  } catch {
+    // read-only data dir: listing still works, just not faster next time
+  }
+}

@@ -1,0 +1,150 @@
+// A warm `sessions` answers from each provider's kept listing (src/memory/listing-snapshot.ts)
+// only when nothing it was made from changed: a session that is new, appended, rewritten (even
+// to the same size) or deleted, a subagent whose folder appears inside a session's folder, and a
+// title set in Codex's session index all show at once. The folders are set an hour back first: a
+// listing is not kept while a folder of it has only just changed.
+import { appendFileSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { agentHome, listJson, type AgentHome } from '../agents/helpers.js';
+
+const cleanups: (() => void)[] = [];
+afterEach(() => {
+  while (cleanups.length) cleanups.pop()!();
+});
+
+const PROJECTS = ['.claude', 'projects'];
+const MAIN = '7f3e0c2a-5b1d-4c8e-9a61-0d2f4b6c8e10';
+const ELSEWHERE = '4c5d6e7f-8091-4a2b-9c3d-4e5f60718293';
+const CODEX_TITLED = '0199b0c2-7a1e-7c3d-9f00-1b2c3d4e5f60';
+
+function home(): AgentHome {
+  const h = agentHome(['claude', 'codex', 'pi']);
+  cleanups.push(h.cleanup);
+  return h;
+}
+
+/** Everything under the agents' homes written in the last minute (folders, the Codex index) set an hour back. */
+function settle(h: AgentHome): void {
+  const past = new Date(Date.now() - 3_600_000);
+  const walk = (dir: string): void => {
+    for (const e of readdirSync(dir, { withFileTypes: true })) {
+      const path = join(dir, e.name);
+      if (e.isDirectory()) walk(path);
+      else if (statSync(path).mtimeMs > Date.now() - 60_000) utimesSync(path, past, past);
+    }
+    utimesSync(dir, past, past);
+  };
+  for (const d of ['.claude', '.codex', '.pi']) walk(join(h.home, d));
+}
+
+const kept = (h: AgentHome, provider: string): string => join(h.home, 'data', 'cache', `list-${provider}.json`);
+
+/** A settled home whose listing was just kept, and what it listed. */
+function keptHome(): { h: AgentHome; first: ReturnType<typeof listJson> } {
+  const h = home();
+  settle(h);
+  const first = listJson(h, ['--global']);
+  for (const p of ['claude', 'codex', 'pi']) expect(existsSync(kept(h, p))).toBe(true);
+  return { h, first };
+}
+
+describe('sessions from kept listings', () => {
+  it('prints what a fresh listing prints, in text and --json, global or not', () => {
+    const { h, first } = keptHome();
+    const table = h.run(['sessions', '--global']).stdout;
+    const here = listJson(h, [], join(h.work, 'app'));
+    expect(listJson(h, ['--global'])).toEqual(first);
+    for (const p of ['claude', 'codex', 'pi']) rmSync(kept(h, p));
+    expect(h.run(['sessions', '--global']).stdout).toBe(table);
+    expect(listJson(h, [], join(h.work, 'app'))).toEqual(here);
+    expect(here.length).toBeGreaterThan(0);
+    expect(here.length).toBeLessThan(first.length);
+  });
+
+  it('keeps no listing while a folder of it has only just changed', () => {
+    // A session created within the same tick of the file system's clock leaves its folder's mtime as it was.
+    const h = home();
+    listJson(h, ['--global']);
+    for (const p of ['claude', 'codex', 'pi']) expect(existsSync(kept(h, p))).toBe(false);
+  });
+
+  it('answers from the kept listing when nothing changed', () => {
+    // What is kept is what is printed: a title changed inside the kept file shows, so the cases
+    // below are answered by the check, not by a listing made afresh every time.
+    const { h } = keptHome();
+    const file = kept(h, 'claude');
+    writeFileSync(file, readFileSync(file, 'utf8').replace(/"title":"[^"]*"/, '"title":"as kept"'));
+    expect(listJson(h, ['claude', '--global']).map((s) => s.title)).toContain('as kept');
+  });
+
+  it('shows a new session at once', () => {
+    const { h, first } = keptHome();
+    const dir = join(h.home, ...PROJECTS, '-home-ana-other');
+    const copy = 'aaaaaaaa-1111-4222-8333-444455556666';
+    const source = readdirSync(dir).find((f) => f.endsWith('.jsonl'))!;
+    cpSync(join(dir, source), join(dir, `${copy}.jsonl`));
+    const ids = listJson(h, ['--global']).map((s) => s.id);
+    expect(ids).toContain(copy);
+    expect(ids.length).toBe(first.length + 1);
+  });
+
+  it('shows an appended session at once', () => {
+    const { h } = keptHome();
+    const before = listJson(h, ['claude', '--global']).find((s) => s.id === ELSEWHERE)!;
+    const file = join(h.home, ...PROJECTS, '-home-ana-elsewhere', `${ELSEWHERE}.jsonl`);
+    const later = '2030-01-01T00:00:00.000Z';
+    const last = [...readFileSync(file, 'utf8').matchAll(/"uuid":"([^"]+)"/g)].at(-1)![1];
+    const rec = { type: 'user', uuid: 'zz1', parentUuid: last, sessionId: ELSEWHERE, cwd: before.cwd, timestamp: later, message: { role: 'user', content: 'one more question' } };
+    appendFileSync(file, JSON.stringify(rec) + '\n');
+    const after = listJson(h, ['claude', '--global']).find((s) => s.id === ELSEWHERE)!;
+    expect(after.updated_at).toBe(later);
+    expect(after.turns).toBe((before.turns ?? 0) + 1);
+  });
+
+  it('shows a session rewritten to the same size at once', () => {
+    const { h } = keptHome();
+    const dir = join(h.home, '.pi', 'agent', 'sessions');
+    const folder = readdirSync(dir)[0]!;
+    const name = readdirSync(join(dir, folder))[0]!;
+    const file = join(dir, folder, name);
+    const before = listJson(h, ['pi', '--global']);
+    const text = readFileSync(file, 'utf8');
+    const title = before.map((s) => s.title ?? '').find((t) => t.length > 4 && text.includes(t))!;
+    const swapped = title.slice(1) + title[0];
+    writeFileSync(file, text.replace(title, swapped));
+    expect(statSync(file).size).toBe(Buffer.byteLength(text));
+    expect(listJson(h, ['pi', '--global']).map((s) => s.title)).toContain(swapped);
+  });
+
+  it('drops a deleted session at once', () => {
+    const { h, first } = keptHome();
+    rmSync(join(h.home, ...PROJECTS, '-home-ana-elsewhere', `${ELSEWHERE}.jsonl`));
+    const ids = listJson(h, ['--global']).map((s) => s.id);
+    expect(first.map((s) => s.id)).toContain(ELSEWHERE);
+    expect(ids).not.toContain(ELSEWHERE);
+  });
+
+  it('shows a subagent whose folder appears inside a session folder that was already there', () => {
+    // The session folder held no session file, so no path to one passes through it: only a
+    // check of every folder below the provider's tree sees it change.
+    const h = home();
+    const session = join(h.home, ...PROJECTS, '-home-ana-elsewhere', ELSEWHERE);
+    mkdirSync(join(session, 'tool-results'), { recursive: true });
+    settle(h);
+    expect(listJson(h, ['claude', '--global']).map((s) => s.id)).not.toContain('agent-77aa88bb');
+    expect(existsSync(kept(h, 'claude'))).toBe(true);
+    const sub = join(h.home, ...PROJECTS, '-home-ana-app', MAIN, 'subagents', 'agent-9c1d2e3f.jsonl');
+    mkdirSync(join(session, 'subagents'));
+    cpSync(sub, join(session, 'subagents', 'agent-77aa88bb.jsonl'));
+    const listed = listJson(h, ['claude', '--global']).find((s) => s.id === 'agent-77aa88bb');
+    expect(listed).toMatchObject({ parent: ELSEWHERE });
+  });
+
+  it('shows a title set in the Codex session index at once', () => {
+    const { h, first } = keptHome();
+    expect(first.find((s) => s.id === CODEX_TITLED)?.title).toBe('health and metrics routes');
+    appendFileSync(join(h.home, '.codex', 'session_index.jsonl'), JSON.stringify({ id: CODEX_TITLED, thread_name: 'renamed in codex', updated_at: '2026-03-10T10:00:00Z' }) + '\n');
+    expect(listJson(h, ['codex', '--global']).find((s) => s.id === CODEX_TITLED)?.title).toBe('renamed in codex');
+  });
+});
