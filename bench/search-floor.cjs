@@ -12,4 +12,6 @@ addon.setErrorConstructor(Error);
 // (filename, filenameGiven, anonymous, readonly, fileMustExist, timeout, verbose, buffer).
 const db = new addon.Database(dbPath, dbPath, false, false, true, 5000, null, null);
 const row = db.prepare("SELECT value FROM meta WHERE key = 'version'", {}, false).get();
-process.stdout.write(`${JSON.stringify(row)}\n`);
+// Written to the descriptor, as sivtr writes (src/cli/stdio.ts): process.stdout on a pipe would load
+// node:stream and the net modules, which no warm search loads, and raise the floor.
+require('node:fs').writeSync(1, `${JSON.stringify(row)}\n`);

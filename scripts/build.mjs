@@ -29,6 +29,28 @@ function externalPackagesExcept(names) {
   };
 }
 
+/**
+ * Node modules that a warm start need not load, bundled as a stand-in whose functions load the
+ * real module on their first call: node:module (imported for createRequire, which the bundle
+ * calls only on rare paths) also loads Node's ES module loader and source-map parser; node:os
+ * (home(), the index helper's core count) is needed only when HOME is unset or a build is large.
+ * ~2 M instructions of every warm `search` together. Only functions can be imported from them.
+ */
+const LAZY_BUILTINS = ['node:module', 'node:os'];
+const lazyBuiltins = {
+  name: 'lazy-builtins',
+  setup(b) {
+    // The stand-in's own require() of the module is Node's (external), not the stand-in again.
+    b.onResolve({ filter: new RegExp(`^(${LAZY_BUILTINS.join('|')})$`) }, (args) => (args.namespace === 'lazy-builtin' ? { path: args.path, external: true } : { path: args.path, namespace: 'lazy-builtin' }));
+    b.onLoad({ filter: /.*/, namespace: 'lazy-builtin' }, async (args) => {
+      const real = await import(args.path);
+      const names = Object.keys(real).filter((k) => k !== 'default' && typeof real[k] === 'function');
+      const load = `require(${JSON.stringify(args.path)})`;
+      return { contents: names.map((k) => `export function ${k}(...a) { return ${load}.${k}(...a); }`).join('\n'), loader: 'js' };
+    });
+  },
+};
+
 rmSync('dist', { recursive: true, force: true });
 const IMPORT_BANNER = 'const __imp_ = globalThis.__sivtrImport || ((s) => import(s));';
 /** @type {import('esbuild').BuildOptions} */
@@ -38,7 +60,7 @@ const common = {
   platform: 'node',
   target: 'node20',
   sourcemap: 'linked',
-  plugins: [externalPackagesExcept(BUNDLED)],
+  plugins: [lazyBuiltins, externalPackagesExcept(BUNDLED)],
   logLevel: 'warning',
   // import.meta.url locates shell-hooks/, fixtures/ and the recorder worker: give CJS the bundle's URL,
   // made when first asked (pathToFileURL and the URL class cost ~2 M instructions of a start that never asks).

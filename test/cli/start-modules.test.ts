@@ -4,6 +4,7 @@
 // exit, through a preloaded script (the launcher and its code cache are the user's).
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { userInfo } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, cleanEnv, tempDir } from '../helpers/cli.js';
@@ -61,5 +62,18 @@ describe('Node modules a warm command loads', () => {
     expect(hit.modules).toContain('NativeModule zlib'); // the hit's chunk is compressed: read through zlib
     expect(hit.stdout).toBe(built.stdout);
     expect(JSON.parse(hit.stdout).hits.map((h: { snippet: string }) => h.snippet).join('\n')).toContain('Connection refused');
+  });
+
+  it('a warm search loads neither node:module nor node:os; their stand-ins in the bundle load them when called', () => {
+    runListing(['search', 'refused']); // an index, up to date
+    const warm = runListing(['search', 'refused']);
+    expect(warm.code).toBe(0);
+    expect(warm.modules.filter((m) => /^NativeModule (module|os)$/.test(m))).toEqual([]);
+    // Without HOME the home is the system's (os.homedir, through the stand-in): doctor names the agents' folders in it.
+    const { HOME: _home, ...noHome } = env;
+    const r = spawnSync(process.execPath, ['-r', preload, BIN, 'doctor'], { env: noHome, cwd: tmp.path, encoding: 'utf8', timeout: 60_000 });
+    expect(r.stderr).not.toContain('call stack');
+    expect(r.stdout).toContain(` at ${join(userInfo().homedir, '.codex')}`);
+    expect(readFileSync(listFile, 'utf8').split('\n')).toContain('NativeModule os');
   });
 });
