@@ -6,9 +6,14 @@
 // the candidates (hash collisions and keys scattered across a chunk make false candidates):
 // search always confirms a match against the text itself.
 
+import { AsciiKeyScanner, wasmApi } from './ascii-keys.js';
+
 const BITS = 20;
 const SIZE = 1 << BITS;
 const BIGRAM_BASE = SIZE;
+
+/** `trigram`'s multipliers, for the WebAssembly copy of its loop (ascii-keys.ts; grams.test.ts holds the two to the same keys). */
+const TRIGRAM_HASH = { mix: 0x9e3779b1, m1: 0x85ebca77, m2: 0xc2b2ae35, bits: BITS };
 
 function trigram(a: number, b: number, c: number): number {
   let h = Math.imul(((a << 16) | b) ^ Math.imul(c, 0x9e3779b1), 0x85ebca77);
@@ -78,6 +83,20 @@ function asciiRangeKeys(bytes: Uint8Array, at: number, end: number, bits: Int32A
       }
     }
   }
+}
+
+let scanner: AsciiKeyScanner | null | undefined;
+
+/** The WebAssembly key scanner, made once; null where WebAssembly is not available. */
+function asciiScanner(): AsciiKeyScanner | null {
+  if (scanner === undefined) {
+    try {
+      scanner = wasmApi === undefined ? null : new AsciiKeyScanner(TRIGRAM_HASH);
+    } catch {
+      scanner = null;
+    }
+  }
+  return scanner;
 }
 
 /** Collects the distinct keys of many texts; `next()` starts the next set. */
@@ -172,6 +191,17 @@ export class KeySet {
    * unit). A chunk of terminal records is nearly always ASCII and is read in place from its buffer.
    */
   addAsciiParts(bytes: Uint8Array, lengths: Int32Array, count: number): void {
+    const scanner = asciiScanner();
+    if (scanner) {
+      const found = scanner.keys(bytes, lengths, count);
+      for (let i = 0; i < found.length; i++) this.add(found[i]!);
+      return;
+    }
+    this.addAsciiPartsHere(bytes, lengths, count);
+  }
+
+  /** addAsciiParts in JavaScript, where WebAssembly cannot run (node --jitless). */
+  addAsciiPartsHere(bytes: Uint8Array, lengths: Int32Array, count: number): void {
     const { bits, keys, seen, seenList } = this;
     for (let p = 0, at = 0; p < count; p++) {
       const length = lengths[p]!;

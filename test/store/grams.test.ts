@@ -66,6 +66,37 @@ describe('gram keys', () => {
     expect([...first].sort((a, b) => a - b)).toEqual(keysOf((s) => s.addTextLowering('npm test ok')));
   });
 
+  it('are the same from the WebAssembly scanner as from the JavaScript loop, in the same order', () => {
+    const printable = 'abcXYZ_019 \n\t-.:/"ZzAa@[`{~';
+    // Parts of every length, blank ones (-1, no bytes) and empty ones (0, a separator) among
+    // them; sets in a row on one KeySet, each of which must start empty; and a part long enough
+    // (200 KB) to make the scanner grow its memory.
+    const wasm = new KeySet();
+    const js = new KeySet();
+    for (let seed = 1; seed <= 60; seed++) {
+      const parts = Array.from({ length: 1 + (seed % 40) }, (_, i) => sample(seed * 97 + i, (seed * 7 + i) % 9 === 0 ? 0 : (seed + i) % 300, printable));
+      if (seed === 30) parts.push(sample(7, 200_000, printable));
+      const lengths = Int32Array.from(parts.map((p, i) => (p === '' && i % 2 === 0 ? -1 : p.length)));
+      const bytes = Buffer.from(parts.map((p, i) => (lengths[i] === -1 ? '' : `${p}\0`)).join(''), 'latin1');
+      wasm.next();
+      js.next();
+      wasm.addAsciiParts(bytes, lengths, lengths.length);
+      js.addAsciiPartsHere(bytes, lengths, lengths.length);
+      expect(wasm.keys, `seed ${seed}`).toEqual(js.keys);
+      if (parts.some((p) => p.length >= 3)) expect(wasm.keys.length).toBeGreaterThan(0);
+    }
+  });
+
+  it('add to the keys already in the set, each key once', () => {
+    const k = new KeySet();
+    k.addTextLowering('npm test');
+    const before = [...k.keys];
+    k.addAsciiParts(Buffer.from('npm test ok\0'), Int32Array.of(11), 1);
+    expect(k.keys.slice(0, before.length)).toEqual(before);
+    expect(new Set(k.keys).size).toBe(k.keys.length);
+    expect([...k.keys].sort((a, b) => a - b)).toEqual(keysOf((s) => s.addTextLowering('npm test ok')));
+  });
+
   it('hold every key a query term needs, whatever its case', () => {
     const text = 'Merge PR1137: rename to Snake_Case_Helpers; 会话记录 saved';
     const held = new Set(keysOf((k) => k.addTextLowering(text)));
