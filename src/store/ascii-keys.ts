@@ -124,9 +124,10 @@ export class AsciiKeyScanner {
 
   /**
    * The distinct keys of the first `count` parts held in `bytes` (see scanBody), in the order
-   * they were first met; valid until the next call.
+   * they were first met; valid until the next call. Undefined when the memory they need cannot
+   * be had (the caller takes them in JavaScript).
    */
-  keys(bytes: Uint8Array, lengths: Int32Array, count: number): Int32Array {
+  keys(bytes: Uint8Array, lengths: Int32Array, count: number): Int32Array | undefined {
     const { memory, scan, clear } = this.exports;
     const n = bytes.length;
     // Trigrams met and keys found are at most one a byte, and a 21-bit and a 20-bit value.
@@ -135,7 +136,13 @@ export class AsciiKeyScanner {
     const seenList = lens + 4 * count;
     const keys = seenList + 4 * Math.min(n, 1 << 21);
     const need = keys + 4 * Math.min(n, 1 << 20);
-    if (need > memory.buffer.byteLength) memory.grow(Math.ceil((need - memory.buffer.byteLength) / PAGE));
+    if (need > memory.buffer.byteLength) {
+      try {
+        memory.grow(Math.ceil((need - memory.buffer.byteLength) / PAGE));
+      } catch {
+        return undefined;
+      }
+    }
     const buffer = memory.buffer;
     new Uint8Array(buffer, text, n).set(bytes);
     new Int32Array(buffer, lens, count).set(lengths.subarray(0, count));

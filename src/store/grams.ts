@@ -191,9 +191,8 @@ export class KeySet {
    * unit). A chunk of terminal records is nearly always ASCII and is read in place from its buffer.
    */
   addAsciiParts(bytes: Uint8Array, lengths: Int32Array, count: number): void {
-    const scanner = asciiScanner();
-    if (scanner) {
-      const found = scanner.keys(bytes, lengths, count);
+    const found = asciiScanner()?.keys(bytes, lengths, count);
+    if (found) {
       for (let i = 0; i < found.length; i++) this.add(found[i]!);
       return;
     }
