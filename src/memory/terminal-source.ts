@@ -2,10 +2,10 @@
 // p1 prompt, p2 command, p3 output.
 import { basename } from 'node:path';
 import { SivtrError } from '../errors.js';
-import { isRecord, MAY_NEED_NORMALISING, normalAsIs, normaliseRaw, parseRawEntryLine, recordTitle, type SessionEntry } from '../session/entry.js';
+import { isEntryShape, isRecord, MAY_NEED_NORMALISING, normalAsIs, normaliseRaw, parseRawEntryLine, recordTitle, type RawEntry, type SessionEntry } from '../session/entry.js';
 import { activeCaptureRules, applyCaptureRules } from '../session/capture-rules.js';
 import { compareFile, edgesOf, filesUnchanged, pathsFingerprint, pathsUnchanged, type FileMark } from '../session/file-mark.js';
-import { jsonlLinesSync } from '../session/jsonl.js';
+import { jsonlWindowsSync, parseWholeLines } from '../session/jsonl.js';
 import { currentTerminalLog, listTerminalLogs, scanLogSpans, type TerminalLogInfo } from '../session/log.js';
 import { readSpan, recordCounts, spanCount, spanIsRecord, type LogScan } from '../session/log-offsets.js';
 import { terminalsDir } from '../session/paths.js';
@@ -162,31 +162,49 @@ async function updateLog(log: TerminalLogInfo, old: FileMark | undefined, visit?
   // seventh of a cold build. With capture rules every record goes through them and normalising.
   const hint = visit && !rules ? MAY_NEED_NORMALISING : undefined;
   // Positions count valid entries only, exactly as `show` numbers records.
-  for (const { line, terminated, end, hinted } of jsonlLinesSync(log.path, { start, hint })) {
+  const take = (raw: RawEntry | undefined, terminated: boolean, end: number, hinted: boolean | undefined): void => {
     lines++;
-    const raw = parseRawEntryLine(line);
     if (visit && hint && !hinted && raw && normalAsIs(raw)) {
       positions++;
       start = end;
       if (isRecord(raw)) visit(raw, positions);
-      continue;
+      return;
     }
     // The rules' verdict, as the log spans give it: an ignored command holds no position.
     const allowed = raw && applyCaptureRules(raw, rules);
     const entry = allowed && normaliseRaw(allowed);
     if (!entry) {
-      if (raw) {
-        start = end;
-        continue;
-      }
-      if (terminated) start = end; // a bad line stays bad; an unterminated one may still be completed
-      continue;
+      if (raw || terminated) start = end; // a bad line stays bad; an unterminated one may still be completed
+      return;
     }
     positions++;
     start = end;
-    if (!isRecord(entry)) continue;
+    if (!isRecord(entry)) return;
     if (visit) visit(entry, positions);
     else units.push(new ReadTerminalUnit(log.id, positions, entry));
+  };
+  for (const w of jsonlWindowsSync(log.path, { start, hint })) {
+    if (!w.lines) {
+      take(parseRawEntryLine(w.text), w.terminated, w.end, w.hinted);
+      continue;
+    }
+    const { text } = w;
+    // A window the hint found nothing in, whose lines are plain entries, is parsed in one call.
+    const values = visit && hint && !w.hinted ? parseWholeLines(text) : undefined;
+    if (values) {
+      for (let i = 0; i < values.length; i++) {
+        const v = values[i];
+        take(isEntryShape(v) ? v : undefined, true, w.end, false);
+      }
+      continue;
+    }
+    // Every line of a window is terminated, so the log is read to its end once its last line is taken.
+    for (let at = 0; at < text.length; ) {
+      const nl = text.indexOf('\n', at);
+      const line = text.slice(at, nl);
+      take(parseRawEntryLine(line), true, w.end, w.hinted && hint!.test(line));
+      at = nl + 1;
+    }
   }
   return {
     kind: 'read',

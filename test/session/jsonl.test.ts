@@ -4,7 +4,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
-  bufferLines, firstLine, firstRecord, headRecords, jsonlLines, jsonlLinesSync, newJsonlStats, parseJsonlLine, readJsonl, readJsonlSync, tailRecords, textRecords, type JsonlStats,
+  bufferLines, firstLine, firstRecord, headRecords, jsonlLines, jsonlLinesSync, jsonlWindowsSync, newJsonlStats, parseJsonlLine, parseWholeLines, readJsonl, readJsonlSync, tailRecords, textRecords, type JsonlStats,
 } from '../../src/session/jsonl.js';
 import { parseLog } from '../../src/session/log.js';
 import { readSpan, scanLogOffsets, spanCount } from '../../src/session/log-offsets.js';
@@ -230,5 +230,52 @@ describe('the JSONL line rule', () => {
     // NUL line, foreign line, broken line and the cut last line: a log's appends are whole lines.
     expect(whole.skipped).toBe(4);
     expect(scan.skipped).toBe(4);
+  });
+
+  it('parses a window of whole lines in one call only when that gives each line its own value', () => {
+    const lines = (...l: string[]) => l.map((x) => `${x}\n`).join('');
+    const one = rec(1);
+    const two = rec(2, { cwd: '/srv/[x]', note: 'a "[" and a "]"' });
+    // Each line its own value: plain objects, a \r before a newline, brackets inside strings,
+    // nested objects where no "[" is.
+    expect(parseWholeLines(lines(one, `${two}\r`))).toEqual([JSON.parse(one), JSON.parse(two)]);
+    expect(parseWholeLines(lines(one, '{"a":{"b":1}}'))).toEqual([JSON.parse(one), { a: { b: 1 } }]);
+    // Lines that are no value on their own, joined by one call into values (with a line of two
+    // values keeping the count), a blank line, a line that does not start an object, a nested
+    // array beside "[" elsewhere: never parsed in one call.
+    const twoOnOneLine = `${one},${rec(3)}`;
+    for (const window of [
+      lines('{"command":"a","output":"o","x":[{}', '{}]}', twoOnOneLine),
+      lines('{"command":"a","output":"o"', '"cwd":"/x"}', twoOnOneLine),
+      lines('{"command":"a","output":"o', '{"}', twoOnOneLine),
+      lines(one, '', two),
+      lines(one, ` ${two}`),
+      lines(one, '[1]'),
+      lines(one, '{"x":[1]}'),
+      lines(two, '{"a":{"b":1}}'),
+      lines(one, 'not json'),
+    ]) {
+      expect(parseWholeLines(window), window).toBeUndefined();
+    }
+    // Whatever it parses is what parsing each line gives.
+    for (let n = 1; n < 40; n++) {
+      const ls = Array.from({ length: n }, (_, i) => rec(i, i % 4 === 0 ? { cwd: `/p[${i}]` } : { output: `会话 ${i}` }));
+      expect(parseWholeLines(lines(...ls))).toEqual(ls.map((l) => JSON.parse(l)));
+    }
+  });
+
+  it('hands over windows that hold exactly the lines jsonlLinesSync gives', () => {
+    const text = Array.from({ length: 5000 }, (_, i) => rec(i, { output: i % 3 === 0 ? '会话é' : 'plain'.repeat(i % 50) })).join('\n') + '\npartial';
+    const path = file('windows-whole.jsonl', text);
+    const fromWindows: string[] = [];
+    let end = 0;
+    for (const w of jsonlWindowsSync(path)) {
+      if (w.lines) fromWindows.push(...w.text.slice(0, -1).split('\n'));
+      else fromWindows.push(w.text);
+      expect(w.end).toBeGreaterThan(end);
+      end = w.end;
+    }
+    expect(end).toBe(Buffer.byteLength(text));
+    expect(fromWindows).toEqual([...jsonlLinesSync(path)].map((l) => l.line));
   });
 });

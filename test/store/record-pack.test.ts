@@ -40,6 +40,19 @@ beforeAll(() => {
   writeLog(data, '1111-1764400000', odd);
   // ASCII records enough for several chunks.
   writeLog(data, '2222-1764400001', Array.from({ length: 3000 }, (_, i) => ({ prompt: `me@box:~/P${i % 7}$ `, command: ['npm TEST', 'make', 'ls'][i % 3]!, output: `OK ${i} ${'x'.repeat(i % 40)}`, cwd: `/home/me/p${i % 7}`, ended_at: new Date(Date.UTC(2026, 10, 1) + i * 60_000).toISOString(), exit_code: i % 5 === 0 ? 1 : 0 })));
+  // Lines that are not entries on their own, written so that lines joined into one call to
+  // JSON.parse would make entries of them (read line by line, as the units are, they are not):
+  // an array, an object or a string left open on one line and closed on the next, next to a
+  // line holding two entries that keeps the count of values. Then a nested object that is valid.
+  const plain = (n: number) => ({ prompt: '$ ', command: `plain ${n}`, output: `ok ${n}`, exit_code: 0 });
+  const joinedLines: [string, string][] = [
+    ['{"command":"array","output":"o","x":[{}', '{}]}'],
+    ['{"command":"object","output":"o"', '"cwd":"/x"}'],
+    ['{"command":"string","output":"o', '{"}'],
+  ];
+  joinedLines.forEach(([open, close], i) =>
+    writeLog(data, `${3333 + i}-1764400002`, [plain(1), open, close, plain(2), '{"command":"two","output":"o"},{"command":"three","output":"o"}', plain(3), '{"command":"nested","output":"o","x":{"a":1}}', plain(4)]),
+  );
   env = { HOME: join(tmp.path, 'home'), SIVTR_DATA_DIR: data, SIVTR_CONFIG_DIR: join(tmp.path, 'config') };
 });
 
@@ -67,8 +80,15 @@ const STATUS_LETTER = { success: 's', failure: 'f', unknown: 'u' } as const;
 describe('records packed as they are read', () => {
   it('give the chunks their units give', async () => {
     const logs = await readBothWays();
-    expect(logs.map((l) => l.streamed.length).sort()).toEqual([1, 3]);
+    expect(logs.map((l) => l.streamed.length).sort()).toEqual([1, 1, 1, 1, 3]);
     for (const { streamed, fromUnits } of logs) expect(streamed).toEqual(fromUnits);
+  });
+
+  it('never make an entry of lines that are none on their own', async () => {
+    const logs = await readBothWays();
+    const crafted = logs.filter((l) => l.units.some((u) => u.title === 'nested'));
+    expect(crafted).toHaveLength(3);
+    for (const { units } of crafted) expect(units.map((u) => [u.index, u.title])).toEqual([[1, 'plain 1'], [2, 'plain 2'], [3, 'plain 3'], [4, 'nested'], [5, 'plain 4']]);
   });
 
   it('keep each record as its unit has it: index, time, cwd, status, title, kept texts, lead', async () => {
