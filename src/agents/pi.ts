@@ -1,7 +1,7 @@
 // Pi coding agent sessions (docs/formats.md): `<agentDir>/sessions/--<cwd>--/<ts>_<id>.jsonl`,
 // an append-only tree. The conversation is the path from the last entry back to the root;
 // entries of abandoned branches sit mid-file and are never shown. v1 files have no ids: linear.
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { warn } from '../errors.js';
 import { firstRecord, headRecords, newJsonlStats, readJsonlNumbered, tailRecords } from '../session/jsonl.js';
@@ -255,8 +255,11 @@ function summarize(path: string, size: number, mtimeMs: number): TranscriptSumma
  */
 export function piSessionDirOverride(env: NodeJS.ProcessEnv): string | undefined {
   if (env.PI_CODING_AGENT_SESSION_DIR) return expandHome(env.PI_CODING_AGENT_SESSION_DIR, env);
+  const file = join(piAgentDir(env), 'settings.json');
+  // Most homes have none: asked first, a missing file costs no exception and its stack.
+  if (!existsSync(file)) return undefined;
   try {
-    const settings = JSON.parse(readFileSync(join(piAgentDir(env), 'settings.json'), 'utf8')) as unknown;
+    const settings = JSON.parse(readFileSync(file, 'utf8')) as unknown;
     const dir = isObject(settings) ? str(settings.sessionDir)?.trim() : undefined;
     return dir ? expandHome(dir, env) : undefined;
   } catch {

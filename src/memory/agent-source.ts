@@ -59,7 +59,8 @@ function childrenUnderParents(sorted: TranscriptSummary[]): TranscriptSummary[] 
 function infoOf(provider: Provider, s: TranscriptSummary, listing: Listing): SessionInfo {
   const info: SessionInfo = { source: provider.name, id: s.id, displayId: listing.ids.get(s.id) ?? s.id.slice(0, 8), location: s.location, updatedAt: s.updatedAt };
   if (s.cwd !== undefined) info.cwd = s.cwd;
-  if (s.cwds && s.cwds.length > 0) info.cwds = s.cwds;
+  // Only the workspace filter reads cwds, and it takes a lone cwd for [cwd]: a listing kept is that much smaller.
+  if (s.cwds && s.cwds.length > 0 && !(s.cwds.length === 1 && s.cwds[0] === s.cwd)) info.cwds = s.cwds;
   if (s.title !== undefined) info.title = s.title;
   if (s.parent !== undefined) info.parent = s.parent;
   const turns = listing.cache.turns(s.location);

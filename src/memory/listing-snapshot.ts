@@ -16,7 +16,7 @@ import { childPath, writeFileAtomic } from '../files.js';
 import { dataDir } from '../session/paths.js';
 import type { SessionInfo } from './types.js';
 
-const VERSION = 1;
+const VERSION = 2;
 const NO_THROW = { throwIfNoEntry: false } as const;
 /**
  * A folder is told unchanged by its mtime, and a file created in the same tick of the file
@@ -29,7 +29,12 @@ const DEPTH = 8;
 
 /** Stats as kept, flat: path, mtime, size (0 for a folder; -1, -1 when missing). */
 type Stats = (string | number)[];
-type Stored = { version: number; key: string; paths: Stats; files: Stats; sessions: SessionInfo[] };
+/**
+ * `stamps`: mtime and size of each session's file, in the order of `sessions` (whose locations
+ * name them); `files`: the other files the listing saw (a file that holds no session yet, a second
+ * copy of one), with their paths.
+ */
+type Stored = { version: number; key: string; paths: Stats; stamps: number[]; files: Stats; sessions: SessionInfo[] };
 
 const fileOf = (provider: string, env: NodeJS.ProcessEnv): string => childPath(dataDir(env), 'cache', `list-${provider}.json`);
 
@@ -74,6 +79,21 @@ export function inputStats(inputs: ListingInputs): Stats {
   return out;
 }
 
+/** True when every session's file still has its stamp: one stat each, nothing made per file. */
+function sessionsUnchanged(sessions: readonly SessionInfo[], stamps: readonly number[]): boolean {
+  if (stamps.length !== sessions.length * 2) return false;
+  for (let i = 0; i < sessions.length; i++) {
+    let st;
+    try {
+      st = statSync(sessions[i]!.location, NO_THROW);
+    } catch {
+      return false;
+    }
+    if (st === undefined || st.mtimeMs !== stamps[2 * i] || st.size !== stamps[2 * i + 1] || !st.isFile()) return false;
+  }
+  return true;
+}
+
 /** True when every kept stat is still what it was (pushStat's rule, nothing made per path). */
 function unchanged(stats: Stats): boolean {
   for (let i = 0; i < stats.length; i += 3) {
@@ -105,7 +125,7 @@ export function keptListing(provider: string, env: NodeJS.ProcessEnv, key: strin
     return undefined;
   }
   if (stored.version !== VERSION || stored.key !== key || !Array.isArray(stored.sessions)) return undefined;
-  return unchanged(stored.paths) && unchanged(stored.files) ? stored.sessions : undefined;
+  return unchanged(stored.paths) && sessionsUnchanged(stored.sessions, stored.stamps) && unchanged(stored.files) ? stored.sessions : undefined;
 }
 
 /**
@@ -126,13 +146,19 @@ export function keepListing(
 ): void {
   if (sessions.some((s) => s.units === undefined)) return;
   const roots = inputs.trees.map((t) => (t.endsWith(sep) ? t : t + sep));
-  const files: Stats = [];
-  for (const [location, v] of seen) {
-    if (!roots.some((r) => location.startsWith(r))) return;
-    files.push(location, v.m, v.s);
-  }
+  for (const location of seen.keys()) if (!roots.some((r) => location.startsWith(r))) return;
   for (let i = 0; i < stats.length; i += 3) if ((stats[i + 1] as number) > listedAt - SETTLED_MS) return;
-  const stored: Stored = { version: VERSION, key, paths: stats, files, sessions: [...sessions] };
+  const stamps: number[] = [];
+  const listed = new Set<string>();
+  for (const s of sessions) {
+    const v = seen.get(s.location);
+    if (!v) return; // not a file the listing stat'ed
+    stamps.push(v.m, v.s);
+    listed.add(s.location);
+  }
+  const files: Stats = [];
+  for (const [location, v] of seen) if (!listed.has(location)) files.push(location, v.m, v.s);
+  const stored: Stored = { version: VERSION, key, paths: stats, stamps, files, sessions: [...sessions] };
   try {
     writeFileAtomic(fileOf(provider, env), asciiJson(stored), { mode: 0o600, privateDir: true });
   } catch {

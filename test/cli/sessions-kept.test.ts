@@ -117,6 +117,20 @@ describe('sessions from kept listings', () => {
     expect(listJson(h, ['pi', '--global']).map((s) => s.title)).toContain(swapped);
   });
 
+  it('shows a file that held no session yet once it holds one', () => {
+    // Such a file lists nothing, so its stamp is kept apart from the sessions' own.
+    const h = home();
+    const dir = join(h.home, ...PROJECTS, '-home-ana-other');
+    const empty = 'bbbbbbbb-1111-4222-8333-444455556666';
+    writeFileSync(join(dir, `${empty}.jsonl`), '');
+    settle(h);
+    expect(listJson(h, ['claude', '--global']).map((s) => s.id)).not.toContain(empty);
+    expect(existsSync(kept(h, 'claude'))).toBe(true);
+    const source = readdirSync(dir).find((f) => f.endsWith('.jsonl') && !f.startsWith(empty))!;
+    writeFileSync(join(dir, `${empty}.jsonl`), readFileSync(join(dir, source)));
+    expect(listJson(h, ['claude', '--global']).map((s) => s.id)).toContain(empty);
+  });
+
   it('drops a deleted session at once', () => {
     const { h, first } = keptHome();
     rmSync(join(h.home, ...PROJECTS, '-home-ana-elsewhere', `${ELSEWHERE}.jsonl`));
