@@ -4,7 +4,7 @@
 import { home as homeDir } from '../files.js';
 import { warn } from '../errors.js';
 import { count } from '../plural.js';
-import { mayHoldSecret, SecretTally } from '../text/secrets.js';
+import { mayHoldSecret, mayHoldSecretAcross, SecretTally } from '../text/secrets.js';
 import { isTerminal, writeTo } from './stdio.js';
 
 export { warn };
@@ -117,13 +117,31 @@ export function oneLine(text: string, max = 100): string {
  * one by one was ~6 M instructions of a warm `sessions --global` (callgrind).
  */
 export function oneLines(texts: readonly string[], max = 100): string[] {
-  const mask = !secrets.reveal && mayHoldSecret(texts.join('\n'));
-  return texts.map((text) => cutLine(mask ? masked(text) : text, max));
+  return vettedLines(texts, max).lines;
 }
 
+/**
+ * oneLines, and whether none of the lines holds a hint of a secret, so that outTable need not
+ * look in them again. The test is of the texts on one line: whitespace made one space can only
+ * make a hint (`key⏎=` becomes `key =`), never break one, and a line cut holds no hint its whole
+ * does not, so when it finds none no cut line holds one; when it finds one, each text is masked
+ * before it is cut, as oneLine does.
+ */
+export function vettedLines(texts: readonly string[], max = 100): { lines: string[]; clean: boolean } {
+  const flat = texts.map(flatLine);
+  if (secrets.reveal || !mayHoldSecret(flat.join('\n'))) return { lines: flat.map((line) => cutFlat(line, max)), clean: true };
+  return { lines: texts.map((text) => cutLine(masked(text), max)), clean: false };
+}
+
+/**
+ * Whitespace runs made one space. Only runs that are not already one space are replaced (`\s+`
+ * replaced every space of every title by itself: ~8 K instructions a title, callgrind).
+ */
+const flatLine = (text: string): string => text.replace(/\s{2,}|[^\S ]/g, ' ').trim();
+const cutFlat = (flat: string, max: number): string => (flat.length > max ? flat.slice(0, max - 1) + '…' : flat);
+
 function cutLine(text: string, max: number): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
-  return flat.length > max ? flat.slice(0, max - 1) + '…' : flat;
+  return cutFlat(flatLine(text), max);
 }
 
 /** Rows as aligned columns (two spaces apart; the last column is not padded). */
@@ -147,6 +165,38 @@ export function table(rows: string[][]): string {
     text += (last >= 0 ? line + r[last]! : line).trimEnd() + '\n';
   }
   return text;
+}
+
+/**
+ * out(table(rows)), where every cell of the columns in `clean` (header included) is known to hold
+ * no hint of a secret (vettedLines). The table is masked as out() masks it, as a whole, whenever a
+ * hint may be in it: in a cell of another column, or across cells of a line (what lies between
+ * them is spaces, and only an assignment's hint spans spaces). Else it is written as it is, with
+ * no test of the clean columns again: over the titles of 1,000 sessions that test was ~10 M
+ * instructions (callgrind).
+ */
+export function outTable(rows: string[][], clean: ReadonlySet<number>): void {
+  const text = table(rows);
+  if (secrets.reveal || !tableMayHoldSecret(rows, clean)) writeTo(1, text);
+  else out(text);
+}
+
+const BLANK = /^[ \t]*$/;
+
+function tableMayHoldSecret(rows: string[][], clean: ReadonlySet<number>): boolean {
+  const others: string[] = [];
+  for (const r of rows) {
+    let before: string | undefined; // the last cell of this line with more than spaces and tabs
+    for (let i = 0; i < r.length; i++) {
+      const cell = r[i]!;
+      if (!clean.has(i)) others.push(cell);
+      if (cell === '') continue;
+      const c = cell.charCodeAt(0);
+      if (before !== undefined && (c === 61 || c === 58 || c === 32 || c === 9) && mayHoldSecretAcross(before, cell)) return true; // = : space tab
+      if ((c !== 32 && c !== 9) || !BLANK.test(cell)) before = cell;
+    }
+  }
+  return mayHoldSecret(others.join('\n'));
 }
 
 /** The line that opens a turn or record in `show` and `import`: `══ claude/3f2a9c1d/2 ══`. */

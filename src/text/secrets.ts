@@ -78,6 +78,7 @@ const RULES: Rule[] = [
   { kind: 'basic-auth', hint: '[Aa][Uu][Tt][Hh][Oo][Rr][Ii][Zz][Aa][Tt][Ii][Oo][Nn]:', re: /\bAuthorization:[ \t]*Basic[ \t]+([A-Za-z0-9+/]{8,}={0,2})/gi, group: 1 },
 ];
 
+// No hint matches whitespace (a space, a tab, a line break): mayHoldSecretAcross and mayHoldSecret rely on it.
 const ANY_HINT = new RegExp(RULES.map((r) => r.hint).join('|'));
 
 // --- assignments of a secret by name --------------------------------------------------------------
@@ -140,6 +141,18 @@ const ASSIGNMENT = /(?<![A-Za-z0-9_$])(["']?)([A-Za-z_][A-Za-z0-9_.-]{0,80})\1[ 
 // closing quote and blanks come between it and the `=` or `:`: text without that is skipped
 // before ASSIGNMENT runs. Titles say "password" or "token" often, next to an `=` rarely.
 const ASSIGNMENT_HINT = /(?:pass|pwd|secret|token|key|pat)[A-Za-z0-9_.-]*["']?[ \t]*[=:]/i;
+/** The part of an assignment hint that can end a text, when the `=` or `:` begins the next one (ASSIGNMENT_HINT, cut there). */
+const ASSIGNMENT_HEAD = /(?:pass|pwd|secret|token|key|pat)[A-Za-z0-9_.-]*["']?[ \t]*$/i;
+const ASSIGNMENT_REST = /^[ \t]*[=:]/;
+
+/**
+ * Whether a hint may begin in `left` and end in `right` when only spaces or tabs come between
+ * them (cells of one table line). No rule's hint matches a space or tab, so only an assignment's
+ * can (`token  = …`).
+ */
+export function mayHoldSecretAcross(left: string, right: string): boolean {
+  return ASSIGNMENT_REST.test(right) && ASSIGNMENT_HEAD.test(left);
+}
 
 function maskAssignments(text: string, found: string[]): string {
   if (!ASSIGNMENT_HINT.test(text)) return text;

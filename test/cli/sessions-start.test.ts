@@ -2,7 +2,7 @@
 // cache is kept as ASCII JSON (one character outside ASCII made the whole file a two-byte string,
 // slower to parse), and titles are masked one by one only when one test over all of them finds a
 // hint of a secret.
-import { appendFileSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { agentHome, listJson, type AgentHome } from '../agents/helpers.js';
@@ -76,5 +76,27 @@ describe('sessions, warm', () => {
     const plain = h.run(['sessions', 'pi', '--global']);
     expect(plain.stdout).toContain('push tonight');
     expect(plain.stderr).not.toContain('masked');
+  });
+
+  it("masks a secret whose name ends one column and whose value begins the next, as the whole table was masked", () => {
+    // The titles were tested on their own and hold no hint; the cwd column ends with a secret's
+    // name and the title begins with `=`: together, on one line of the table, they assign it.
+    const h = piHome();
+    const value = 'Zq8vT3mW9xK2pL7nR4';
+    const dir = join(h.home, '.pi', 'agent', 'sessions', '--srv-api_token--');
+    mkdirSync(dir, { recursive: true });
+    const lines = [
+      { type: 'session', id: '2b3c4d5e-6f70-4a8b-9c0d-1e2f3a4b5c6d', timestamp: '2026-05-22T10:00:00.000Z', cwd: '/srv/api_token' },
+      { type: 'message', timestamp: '2026-05-22T10:00:01.000Z', message: { role: 'user', content: `= ${value}`, timestamp: 1779444001000 } },
+      { type: 'message', timestamp: '2026-05-22T10:00:03.000Z', message: { role: 'assistant', content: [{ type: 'text', text: 'ok' }], stopReason: 'stop', timestamp: 1779444003000 } },
+    ];
+    writeFileSync(join(dir, '2026-05-22T10-00-00-000Z_2b3c4d5e-6f70-4a8b-9c0d-1e2f3a4b5c6d.jsonl'), lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
+    const r = h.run(['sessions', 'pi', '--global']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('/srv/api_token');
+    expect(r.stdout).not.toContain(value);
+    expect(r.stdout).toContain('[masked:');
+    expect(r.stderr).toContain('masked 1 secret');
+    expect(h.run(['sessions', 'pi', '--global', '--reveal']).stdout).toContain(`= ${value}`);
   });
 });

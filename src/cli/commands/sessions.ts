@@ -2,7 +2,7 @@
 // source (terminal or a provider) or from all of them.
 import { SivtrError } from '../../errors.js';
 import type { ListOptions, SessionInfo, Source } from '../../memory/types.js';
-import { localTime, note, out, outJson, oneLines, pathShortener, shortPath, table, warn } from '../output.js';
+import { localTime, note, outJson, outTable, pathShortener, shortPath, vettedLines, warn } from '../output.js';
 import { requireSourceName } from '../source-name.js';
 import { allSources, getSource } from '../../memory/sources.js';
 import type { CommandSpec, ParsedArgs } from '../spec.js';
@@ -49,6 +49,9 @@ export async function listSessions(source: string | undefined, opts: ListOptions
   return limit !== undefined ? sessions.slice(0, limit) : sessions;
 }
 
+const TITLE_COLUMN: ReadonlySet<number> = new Set([5]);
+const NONE: ReadonlySet<number> = new Set();
+
 export async function run(args: ParsedArgs): Promise<number> {
   const source = args._[0];
   const limit = args.limit === undefined ? undefined : Number(args.limit);
@@ -77,12 +80,12 @@ export async function run(args: ParsedArgs): Promise<number> {
     return 0;
   }
   const rows = [['ID', 'SOURCE', 'LAST ACTIVITY', 'TURNS', 'CWD', 'TITLE']];
-  const titles = oneLines(sessions.map((s) => s.title ?? ''), 70);
+  const titles = vettedLines(sessions.map((s) => s.title ?? ''), 70);
   const short = pathShortener();
   sessions.forEach((s, i) => {
     // a subagent session follows its parent in the list, marked as run inside it
-    rows.push([s.parent !== undefined ? `↳ ${s.displayId}` : s.displayId, s.source, localTime(s.updatedAt), s.units === undefined ? '-' : String(s.units), short(s.cwd), titles[i]!]);
+    rows.push([s.parent !== undefined ? `↳ ${s.displayId}` : s.displayId, s.source, localTime(s.updatedAt), s.units === undefined ? '-' : String(s.units), short(s.cwd), titles.lines[i]!]);
   });
-  out(table(rows));
+  outTable(rows, titles.clean ? TITLE_COLUMN : NONE);
   return 0;
 }
