@@ -78,9 +78,12 @@ export function localTime(iso: string | null | undefined, missing = '-'): string
   if (!iso) return missing;
   const d = new Date(iso);
   if (Number.isNaN(d.getTime())) return iso.slice(0, 16);
-  const p = (n: number): string => String(n).padStart(2, '0');
-  return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())} ${p(d.getHours())}:${p(d.getMinutes())}`;
+  const p = (twoDigits ??= Array.from({ length: 60 }, (_, n) => String(n).padStart(2, '0')));
+  return `${d.getFullYear()}-${p[d.getMonth() + 1]}-${p[d.getDate()]} ${p[d.getHours()]}:${p[d.getMinutes()]}`;
 }
+
+/** `00`…`59`, made once: a listing formats a time a row, and a number made text and padded five times a time was most of it. */
+let twoDigits: string[] | undefined;
 
 /** `850ms`, `2.4s`, `3m12s`; empty when unknown. */
 export function duration(ms: number | undefined): string {
