@@ -628,6 +628,11 @@ export class IndexDb {
     this.stmt('DELETE FROM files WHERE key = ?').run(key);
   }
 
+  /** The session ids (sid) of a source, from the (source, sid) index alone: what display ids are made from. */
+  sidsOf(source: string): string[] {
+    return this.stmt('SELECT sid FROM sessions WHERE source = ?').pluck().all(source) as string[];
+  }
+
   /** Session ids (sid) of a source with their row id and file key. */
   sessionsOf(source: string): { id: number; sid: string; location: string }[] {
     return this.stmt('SELECT id, sid, location FROM sessions WHERE source = ?').all(source) as { id: number; sid: string; location: string }[];

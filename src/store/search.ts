@@ -814,7 +814,7 @@ function sessionDisplayIds(index: IndexDb, sources: Set<string>): Map<string, Ma
   const out = new Map<string, Map<string, string>>();
   for (const source of sources) {
     if (findSource(source)?.sessionIsUnit) continue; // refs name these sessions by their full id
-    out.set(source, index.keptWhileUnchanged(`display-ids:${source}`, () => displayIds(index.sessionsOf(source).map((s) => s.sid))));
+    out.set(source, index.keptWhileUnchanged(`display-ids:${source}`, () => displayIds(index.sidsOf(source))));
   }
   return out;
 }
@@ -1187,18 +1187,13 @@ class LeadRanker {
     return { ...settled, exact: !this.anyOpen && complete };
   }
 
-  /** Whether unit `u`'s lead is read at this level: its chunk holds the keys of enough of the terms. */
-  private visible(u: number): boolean {
-    return this.keyedNeed <= 0 || this.keyedHeld[u]! >= this.keyedNeed;
-  }
-
   /** leadDf: the lead parts holding each term, among the units whose lead holds at least `held` terms. */
   private leadDf(): number[] {
-    const { units, held } = this;
+    const { units, held, keyedNeed, keyedHeld } = this;
     const terms = units.terms;
     const df = new Array<number>(terms).fill(0);
     for (let u = 0; u < units.count; u++) {
-      if (units.held[u]! < held || !this.visible(u)) continue;
+      if (units.held[u]! < held || (keyedNeed > 0 && keyedHeld[u]! < keyedNeed)) continue;
       for (let r = units.start[u]!; r < units.start[u + 1]!; r++) {
         if (units.weight[r]! < LEAD_WEIGHT) continue;
         for (let t = 0; t < terms; t++) if (units.tf[r * terms + t]! > 0) df[t]!++;
@@ -1240,13 +1235,17 @@ class LeadRanker {
 
   /** Scores the units that may hold `held` terms (scoreUnit: the best part, ties to the first): the members, known from their lead; the others keep their chunk open. */
   private scoreUnits(): number[] {
-    const { units, rank, scores, parts, idf, held } = this;
+    const { units, rank, scores, parts, idf, held, keyedNeed, keyedHeld } = this;
     const terms = units.terms;
     const members: number[] = [];
     const avg = rank.avg;
     const unkeyed = this.keyed.unkeyed;
+    // The units of a chunk are consecutive and share its mask: its bound is looked up once.
+    let lastMask = -1;
+    let lastBound = 0;
     for (let u = 0; u < units.count; u++) {
-      if (!this.visible(u)) continue;
+      // A unit's lead is read at this level when its chunk holds the keys of enough of the terms.
+      if (keyedNeed > 0 && keyedHeld[u]! < keyedNeed) continue;
       const top = rank.weight === 0 ? units.held[u]! : this.keyedHeld[u]! + unkeyed;
       if (units.held[u]! > held || top < held) continue;
       let score = Infinity;
@@ -1266,7 +1265,15 @@ class LeadRanker {
       }
       scores[u] = score;
       parts[u] = part;
-      const bound = rank.weight === 0 ? 0 : this.boundOf(this.keyedMask[u]!);
+      let bound = 0;
+      if (rank.weight !== 0) {
+        const mask = this.keyedMask[u]!;
+        if (mask !== lastMask) {
+          lastMask = mask;
+          lastBound = this.boundOf(mask);
+        }
+        bound = lastBound;
+      }
       if (units.held[u] === top && score <= -bound) members.push(u);
       else {
         this.anyOpen = true;
