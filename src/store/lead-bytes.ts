@@ -8,17 +8,13 @@
 //
 // The counts are exactly the walk's over the lower-cased text (countTerms in search.ts) for terms
 // made of SAFE characters only: ASCII and scripts without case (CJK ideographs, kana, hangul,
-// CJK punctuation). The bytes are searched as a Latin-1 string lower-cased by JavaScript, which
-// changes A–Z and the bytes C0–DE (read as À–Þ) alone: those are the first bytes of two-byte UTF-8
-// characters, never part of a SAFE character's bytes, and a SAFE character's three bytes end in
-// two continuation bytes (80–BF) where a two-byte character is followed by the first byte of the
-// next one, so no match of a SAFE term is made or lost (SQLite's lower() did the same folding of
-// ASCII, at three times the cost of the rest of the read). JavaScript's toLowerCase() gives a
-// SAFE character only from itself, from A–Z, or from U+0130 and U+212A (which lower-case to ASCII
-// `i` and `k`): for a term holding that letter, a lead holding one of those two is walked as
-// before, and so is a lead of characters beyond ASCII holding a NUL inside a part where a term
-// occurs (the parts of such a lead are found by their NUL separators; an ASCII lead is cut by its
-// directory's lengths). Every other character
+// CJK punctuation). A term holding a letter is searched for in the leads' folded bytes (A–Z
+// lower-cased by SQLite's lower() when the lead was written: see the leads table), any other in
+// their text. JavaScript's toLowerCase() gives a SAFE character only from itself, from A–Z, or
+// from U+0130 and U+212A (which lower-case to ASCII `i` and `k`): for a term holding that letter,
+// a lead holding one of those two is walked as before, and so is a lead of characters beyond
+// ASCII holding a NUL inside a part where a term occurs (the parts of such a lead are found by
+// their NUL separators; an ASCII lead is cut by its directory's lengths). Every other character
 // lower-cases to characters that are not SAFE, so the runs of SAFE characters, where a term can
 // occur, are the same in both texts. test/store/lead-bytes.test.ts checks that premise over every
 // code point, and the answers against the walk's.
@@ -90,8 +86,8 @@ export class LazyLead {
  */
 export type LeadHits = { dir: PartDir[]; counts: number[][] } | null | undefined;
 
-/** The leads a query selects, as one row: ids, first units, text byte lengths, part counts, then the bytes. */
-type AggregateRow = [chunks: string, firstUnits: string, bytes: string, parts: string, dir: Buffer | null, text: Buffer | null];
+/** The leads a query selects, as one row: ids, first units, text byte lengths, part counts, then the bytes, and 1 when they are the folded ones. */
+type AggregateRow = [chunks: string, firstUnits: string, bytes: string, parts: string, dir: Buffer | null, text: Buffer | null, folded?: number];
 
 /** The weight of each lead kind, by its place in LEAD_KINDS. */
 const LEAD_KIND_WEIGHT = Uint8Array.from(LEAD_KINDS, (k) => PART_WEIGHT[k] ?? 1);
@@ -112,15 +108,20 @@ export class LeadBytes {
   private readonly dir: Buffer;
   private ints: Int32Array | undefined;
   private readonly text: Buffer;
+  /** Whether `text` holds the folded bytes (A–Z lower-cased): a lead's text as written is then read on its own. */
+  private readonly folded: boolean;
   /**
-   * The text's bytes as a string of one character a byte (String.prototype.indexOf runs natively,
-   * where each Buffer.indexOf call went through several JavaScript functions: a search made tens
-   * of thousands), and that string lower-cased, made when a term holds a letter.
+   * The bytes as a string of one character a byte (String.prototype.indexOf runs natively, where
+   * each Buffer.indexOf call went through several JavaScript functions: a search made tens of
+   * thousands), and that string lower-cased when a term holds a letter and the bytes are not folded.
    */
   private readonly raw: string;
-  private folded: string | undefined;
+  private lowered: string | undefined;
 
-  private constructor(row: AggregateRow) {
+  private constructor(
+    private readonly index: IndexDb,
+    row: AggregateRow,
+  ) {
     this.chunks = JSON.parse(row[0]) as number[];
     this.firstUnits = JSON.parse(row[1]) as number[];
     const bytes = JSON.parse(row[2]) as number[];
@@ -128,6 +129,7 @@ export class LeadBytes {
     this.count = this.chunks.length;
     this.dir = row[4] ?? Buffer.alloc(0);
     this.text = row[5] ?? Buffer.alloc(0);
+    this.folded = row[6] === 1;
     this.raw = this.text.toString('latin1');
     this.textStart = new Int32Array(this.count + 1);
     this.dirStart = new Int32Array(this.count + 1);
@@ -137,14 +139,15 @@ export class LeadBytes {
     }
   }
 
-  /** The select list of the row `read` takes. */
-  static columns(): string {
-    return "json_group_array(c.chunk), json_group_array(c.first_unit), json_group_array(octet_length(c.text)), json_group_array(c.nlead), CAST(group_concat(c.dir, '') AS BLOB), CAST(group_concat(c.text, '') AS BLOB)";
+  /** The select list of the row `read` takes, for the terms (lower-cased) to be counted: the folded bytes when one holds a letter. */
+  static columns(lowered: readonly string[]): string {
+    const bytes = hasAsciiLetter(lowered) ? "CAST(group_concat(c.folded, '') AS BLOB), 1" : "CAST(group_concat(c.text, '') AS BLOB)";
+    return `json_group_array(c.chunk), json_group_array(c.first_unit), json_group_array(octet_length(c.text)), json_group_array(c.nlead), CAST(group_concat(c.dir, '') AS BLOB), ${bytes}`;
   }
 
   /** The leads of `sql` (a SELECT of `columns` over `leads c`), in its order. */
   static read(index: IndexDb, sql: string, params: unknown[]): LeadBytes {
-    return new LeadBytes(index.stmt(sql).raw(true).get(...params) as AggregateRow);
+    return new LeadBytes(index, index.stmt(sql).raw(true).get(...params) as AggregateRow);
   }
 
   chunk(i: number): number {
@@ -177,6 +180,7 @@ export class LeadBytes {
   }
 
   textOf(i: number): string {
+    if (this.folded) return this.index.stmt('SELECT text FROM leads WHERE chunk = ?').pluck().get(this.chunks[i]) as string;
     return this.text.toString('utf8', this.textStart[i], this.textStart[i + 1]);
   }
 
@@ -269,14 +273,19 @@ export class LeadBytes {
    */
   private scan(terms: readonly string[], kinds: ReadonlySet<string> | undefined, maxTf: number): { state: Uint8Array; tf: Uint8Array; order: Int32Array } {
     const n = this.count;
-    const hay = hasAsciiLetter(terms) ? (this.folded ??= this.raw.toLowerCase()) : this.raw;
+    // Lower-cased here only when bytes read as written meet a term holding a letter: the Latin-1
+    // view's toLowerCase() changes A–Z and the bytes C0–DE (À–Þ) alone, the first bytes of
+    // two-byte characters, which are never part of a SAFE character's bytes; a SAFE character's
+    // three bytes end in two continuation bytes (80–BF) where a two-byte character is followed by
+    // the first byte of the next one, so no match of a SAFE term is made or lost.
+    const hay = this.folded || !hasAsciiLetter(terms) ? this.raw : (this.lowered ??= this.raw.toLowerCase());
     const nterms = terms.length;
     const parts = this.dirStart[n]!;
     // Per lead: 0 its parts not found yet, 1 found, 2 walked (U+0130, U+212A, or a NUL inside a part).
     const state = new Uint8Array(n);
     for (const [c, safe] of FOLDS_TO_SAFE) {
       if (!terms.some((t) => t.includes(safe))) continue;
-      // In the text as stored: lower-casing turns the first byte of U+0130 (C4) into E4.
+      // In the bytes as read (folding leaves them be): lower-casing turns the first byte of U+0130 (C4) into E4.
       const bytes = Buffer.from(c, 'utf8').toString('latin1');
       for (let at = this.raw.indexOf(bytes); at !== -1; at = this.raw.indexOf(bytes, at + 1)) state[this.leadAt(at, 0)] = WALKED;
     }

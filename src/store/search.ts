@@ -347,7 +347,7 @@ class TermScan {
       return;
     }
     if (leadBytesPath.enabled && bytesCountable(this.lowered)) {
-      const q = this.query(`${LeadBytes.columns()} FROM leads c`, 'c.chunk', chunkIds, this.leadScanned);
+      const q = this.query(`${LeadBytes.columns(this.lowered)} FROM leads c`, 'c.chunk', chunkIds, this.leadScanned);
       if (q) this.readLeadBytes(LeadBytes.read(this.index, q.sql, q.params));
       return;
     }
@@ -1141,7 +1141,7 @@ class LeadRanker {
   static ofBytes(index: IndexDb, req: SearchRequest, lowered: string[], kinds: Set<string> | undefined, keyed: KeyedChunks, rank: Ranking, chunks: Map<number, StoredChunk | undefined>): LeadRanker | undefined {
     if (!leadBytesPath.enabled || lowered.length > MAX_MASK_TERMS || !bytesCountable(lowered)) return undefined;
     const src = sourceFilter(req.target);
-    let sql = `SELECT ${LeadBytes.columns()} FROM leads c JOIN sessions s ON s.id = c.session WHERE ${src.sql}`;
+    let sql = `SELECT ${LeadBytes.columns(lowered)} FROM leads c JOIN sessions s ON s.id = c.session WHERE ${src.sql}`;
     const params: unknown[] = [...src.params];
     // chunksHolding(keyed, 1) from the masks the ranker reads anyway: the per-chunk maps it builds cost a common-word search several milliseconds.
     const ids = keyed.unkeyed > 0 ? undefined : keyed.masks().ids;

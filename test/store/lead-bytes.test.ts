@@ -6,7 +6,7 @@
 // run from one lead into the next); every search of a generated corpus against the same index
 // with the byte path turned off.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { leadOf, memoryIndex, type IndexDb, type PartDir } from '../../src/store/index-db.js';
+import { INSERT_LEAD, leadOf, memoryIndex, type IndexDb, type PartDir } from '../../src/store/index-db.js';
 import { bytesCountable, FOLDS_TO_SAFE, isSafeCode, LeadBytes } from '../../src/store/lead-bytes.js';
 import { leadBytesPath, search, type SearchRequest } from '../../src/store/search.js';
 import { tempDir } from '../helpers/cli.js';
@@ -69,13 +69,13 @@ describe('lead bytes', () => {
       const dir: PartDir[] = texts.map((t, p) => [p % 2, p + 1, p % 3 === 2 ? 'tool_call' : 'user', null, t.length, p + 1]);
       dirs.push(dir);
       const lead = leadOf(dir, texts)!;
-      index.db.prepare('INSERT INTO leads (chunk, session, first_unit, nlead, dir, text) VALUES (?, 1, ?, ?, ?, ?)').run(10 + i, 100 * i, lead.n, lead.dir, lead.text);
+      index.db.prepare(INSERT_LEAD).run(10 + i, 1, 100 * i, lead.n, lead.dir, lead.text);
     });
   });
 
   afterAll(() => index?.close());
 
-  const read = (terms: string[]): LeadBytes => LeadBytes.read(index, `SELECT ${LeadBytes.columns()} FROM leads c JOIN sessions s ON s.id = c.session WHERE 1 ORDER BY c.chunk`, []);
+  const read = (terms: string[]): LeadBytes => LeadBytes.read(index, `SELECT ${LeadBytes.columns(terms)} FROM leads c JOIN sessions s ON s.id = c.session WHERE 1 ORDER BY c.chunk`, []);
 
   it('count every term as a walk over the lower-cased parts does, or leave the lead to the walk', () => {
     for (const terms of TERMS) {
