@@ -51,44 +51,45 @@ export function recordMeta(e: RecordEntry): RecordMeta {
 
 /**
  * A chunk's record list as search reads it: the records' part lengths as binary integers (their
- * offsets summed once), and the metadata of one record parsed only when it is asked for. A
- * search reads a few records of a chunk that holds a thousand (the ones holding a hit), so it
- * never parses the others' JSON nor builds their parts (docs/formats.md, "index.db").
+ * offsets summed once), and the metadata of one record read only when it is asked for: its
+ * index, time, cwd, title and status are integers (a string is its place in the chunk's table of
+ * strings), so a record is read without parsing anything, and a search that reads a few records
+ * of a chunk holding a thousand touches only theirs (docs/formats.md, "index.db").
  */
 export class RecordList {
   readonly count: number;
   /** Per record, the lengths of p1-p3's kept text (-1: blank). */
   private readonly lengths: Int32Array;
-  /** Where each record's first part starts in the chunk's text, and its metadata in `meta`. */
+  /** Where each record's first part starts in the chunk's text. */
   private readonly starts: Int32Array;
-  private readonly metaStarts: Uint32Array;
-  private readonly meta: Buffer;
+  /** The list as stored: per record five int32 from `meta`, the table's string starts from `table`, its bytes from `strings`. */
+  private readonly body: Buffer;
+  private readonly meta: number;
+  private readonly table: number;
+  private readonly strings: number;
+  private readonly encoding: 'utf8' | 'utf16le';
   private readonly entries: (RecordEntry | undefined)[];
 
   constructor(body: Buffer) {
     const count = body.readUInt32LE(0);
     this.count = count;
+    this.body = body;
     // Copied out of the blob: its bytes need not be aligned for a typed view.
-    let at = 4;
     this.lengths = new Int32Array(count * 3);
-    new Uint8Array(this.lengths.buffer).set(body.subarray(at, (at += count * 12)));
-    const metaLengths = new Uint32Array(count);
-    new Uint8Array(metaLengths.buffer).set(body.subarray(at, (at += count * 4)));
-    this.meta = body.subarray(at);
-    // Offsets are stored as lengths (they deflate to half the size) and summed here, in one
-    // plain loop over the records.
+    new Uint8Array(this.lengths.buffer).set(body.subarray(4, 4 + count * 12));
+    this.meta = 4 + count * 12;
+    this.encoding = body.readUInt32LE(this.meta + count * 20) === 1 ? 'utf16le' : 'utf8';
+    const nstrings = body.readUInt32LE(this.meta + count * 20 + 4);
+    this.table = this.meta + count * 20 + 8;
+    this.strings = this.table + 4 * (nstrings + 1);
+    // Offsets are stored as lengths and summed here, in one plain loop over the records.
     const lengths = this.lengths;
     const starts = (this.starts = new Int32Array(count));
-    const metaStarts = (this.metaStarts = new Uint32Array(count + 1));
     let text = 0;
-    let meta = 0;
     for (let k = 0; k < count; k++) {
       starts[k] = text;
-      metaStarts[k] = meta;
-      meta += metaLengths[k]!;
       for (let i = 3 * k; i < 3 * k + 3; i++) if (lengths[i]! >= 0) text += lengths[i]! + 1;
     }
-    metaStarts[count] = meta;
     this.entries = new Array(count);
   }
 
@@ -114,12 +115,20 @@ export class RecordList {
     return lo;
   }
 
-  /** Record k as its chunk lists it (parsed once). */
+  /** String `ref` of the table, or null for -1. */
+  private string(ref: number): string | null {
+    if (ref < 0) return null;
+    const { body, table, strings } = this;
+    return body.toString(this.encoding, strings + body.readUInt32LE(table + 4 * ref), strings + body.readUInt32LE(table + 4 * ref + 4));
+  }
+
+  /** Record k as its chunk lists it (read once). */
   entry(k: number): RecordEntry {
     let e = this.entries[k];
     if (e === undefined) {
-      const m = JSON.parse(this.meta.toString('utf8', this.metaStarts[k], this.metaStarts[k + 1])) as [number, string | null, string | null, string, string];
-      e = [m[0], m[1], m[2], m[3], m[4], this.partLength(k, 0), this.partLength(k, 1), this.partLength(k, 2)];
+      const { body } = this;
+      const at = this.meta + 20 * k;
+      e = [body.readInt32LE(at), this.string(body.readInt32LE(at + 4)), this.string(body.readInt32LE(at + 8)), String.fromCharCode(body.readInt32LE(at + 16)), this.string(body.readInt32LE(at + 12)) ?? '', this.partLength(k, 0), this.partLength(k, 1), this.partLength(k, 2)];
       this.entries[k] = e;
     }
     return e;

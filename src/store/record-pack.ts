@@ -49,15 +49,15 @@ class IntRun {
  * new [] holds small integers until its first push, and V8's code for the pushes, made for a
  * list of strings, deoptimised on meeting one (once for each log packed).
  */
-type Scratch = { lengths: IntRun; lead: IntRun; texts: string[]; metas: string[]; leadTexts: string[] };
+type Scratch = { lengths: IntRun; lead: IntRun; meta: IntRun; texts: string[]; strings: string[]; leadTexts: string[] };
 const scratchPool: Scratch[] = [];
-const takeScratch = (): Scratch => scratchPool.pop() ?? { lengths: new IntRun(3 * 1024), lead: new IntRun(5 * 1024), texts: [], metas: [], leadTexts: [] };
+const takeScratch = (): Scratch => scratchPool.pop() ?? { lengths: new IntRun(3 * 1024), lead: new IntRun(5 * 1024), meta: new IntRun(5 * 1024), texts: [], strings: [], leadTexts: [] };
 
-/** Characters JSON.stringify would escape (quote, backslash, controls, lone surrogate halves). */
-const NEEDS_ESCAPE = /["\\\x00-\x1f\ud800-\udfff]/;
+/** A string not yet in the chunk's table: the first record of a chunk adds its cwd and title. */
+const NONE = Symbol('none');
 
-/** JSON.stringify of a string or null, without a call into it for the plain strings nearly every record holds. */
-const jsonString = (s: string | null): string => (s === null ? 'null' : NEEDS_ESCAPE.test(s) ? JSON.stringify(s) : `"${s}"`);
+/** Whether a string holds no lone surrogate half (String.prototype.isWellFormed, which Node 20's types do not declare). */
+const isWellFormed = (s: string): boolean => (s as unknown as { isWellFormed(): boolean }).isWellFormed();
 
 /** Packed record chunks before they are stored: each chunk's text and record list, still raw. */
 export type PackedRecords = { chunks: PackedChunk[]; raw: Buffer[]; lists: Buffer[]; count: number };
@@ -77,10 +77,10 @@ export class RecordPacker {
   private lo = 0;
   private nparts = 0;
   private chars = 0;
-  private cwd: string | null = null;
-  private cwdJson = 'null';
-  private title = '';
-  private titleJson = '""';
+  private cwd: string | null | typeof NONE = NONE;
+  private cwdRef = -1;
+  private title: string | typeof NONE = NONE;
+  private titleRef = -1;
 
   constructor(private readonly fallbackAt?: string) {}
 
@@ -107,11 +107,21 @@ export class RecordPacker {
     this.part(s, 0, prompt, ordinal);
     this.part(s, 1, command, ordinal);
     this.part(s, 2, output, ordinal);
-    // The JSON of [index, time as written, cwd, status letter, title] (see RecordList). A log's
-    // records mostly share their cwd, and often their title, with the record before.
-    if (cwd !== this.cwd) this.cwdJson = jsonString((this.cwd = cwd));
-    if (title !== this.title) this.titleJson = jsonString((this.title = title));
-    s.metas.push(`[${index},${jsonString(at)},${this.cwdJson},"${status}",${this.titleJson}]`);
+    // Index, time as written, cwd, title (places in the chunk's table of strings, -1: none) and
+    // status letter (see RecordList). A log's records mostly share their cwd, and often their
+    // title, with the record before: the table holds such a string once for the run of them.
+    const strings = s.strings;
+    if (cwd !== this.cwd) {
+      this.cwd = cwd;
+      this.cwdRef = cwd === null ? -1 : strings.push(cwd) - 1;
+    }
+    if (title !== this.title) this.titleRef = strings.push((this.title = title)) - 1;
+    const m = s.meta;
+    m.push(index);
+    m.push(at === null ? -1 : strings.push(at) - 1);
+    m.push(this.cwdRef);
+    m.push(this.titleRef);
+    m.push(status.charCodeAt(0));
     if (this.chars >= CHUNK_CHARS || this.records >= MAX_RECORDS) this.flush();
   }
 
@@ -150,17 +160,32 @@ export class RecordPacker {
       for (const t of s.texts) keys.addTextLowering(t);
     }
     // The list: the record count (u32), per record its part lengths (int32 ×3, -1: blank), per
-    // record its metadata's byte length (u32), then the metadata (see RecordList).
-    const joined = s.metas.join('');
-    const metaBytes = Buffer.byteLength(joined, 'utf8');
-    const list = Buffer.allocUnsafe(4 + 16 * count + metaBytes);
+    // record its index, time, cwd, title and status (int32 ×5), the table's encoding (u32: 0
+    // UTF-8, 1 UTF-16LE, for strings holding a lone surrogate half, which UTF-8 cannot keep),
+    // its number of strings (u32), where each starts and the last ends (u32, bytes), then the
+    // strings (see RecordList).
+    const strings = s.strings;
+    const nstrings = strings.length;
+    const joined = strings.join('');
+    const wide = !isWellFormed(joined);
+    const encoding = wide ? 'utf16le' : 'utf8';
+    const stringBytes = Buffer.byteLength(joined, encoding);
+    const at = 4 + 32 * count;
+    const list = Buffer.allocUnsafe(at + 8 + 4 * (nstrings + 1) + stringBytes);
     list.writeUInt32LE(count, 0);
     list.set(s.lengths.bytes(), 4);
-    const metaLengths = new Uint32Array(count);
-    const ascii = metaBytes === joined.length;
-    for (let k = 0; k < count; k++) metaLengths[k] = ascii ? s.metas[k]!.length : Buffer.byteLength(s.metas[k]!, 'utf8');
-    list.set(new Uint8Array(metaLengths.buffer), 4 + 12 * count);
-    list.write(joined, 4 + 16 * count, 'utf8');
+    list.set(s.meta.bytes(), 4 + 12 * count);
+    list.writeUInt32LE(wide ? 1 : 0, at);
+    list.writeUInt32LE(nstrings, at + 4);
+    const starts = new Uint32Array(nstrings + 1);
+    const sameLength = stringBytes === joined.length;
+    for (let k = 0, start = 0; k < nstrings; k++) {
+      starts[k] = start;
+      start += sameLength ? strings[k]!.length : wide ? 2 * strings[k]!.length : Buffer.byteLength(strings[k]!, 'utf8');
+    }
+    starts[nstrings] = stringBytes;
+    list.set(new Uint8Array(starts.buffer), at + 8);
+    list.write(joined, at + 8 + 4 * (nstrings + 1), encoding);
     const nlead = s.leadTexts.length;
     const lead = nlead === 0 ? null : { n: nlead, dir: Buffer.from(s.lead.bytes()), text: s.leadTexts.join('\u0000') };
     this.chunks.push({ lo: this.lo, docs: [], parts: '', nparts: this.nparts, nchars: Math.max(0, this.chars - 1), keys: keysAsTokens(keys), data: RAW, lead, count });
@@ -168,11 +193,14 @@ export class RecordPacker {
     this.lists.push(list);
     s.lengths.n = 0;
     s.lead.n = 0;
+    s.meta.n = 0;
+    this.cwd = NONE;
+    this.title = NONE;
     this.records = 0;
     this.nparts = 0;
     this.chars = 0;
     s.texts.length = 0;
-    s.metas.length = 0;
+    s.strings.length = 0;
     s.leadTexts.length = 0;
   }
 
