@@ -284,10 +284,15 @@ class HelperControl {
     this.helper = SyncHelper.start(this.env);
   }
 
-  /** Everything to read is known: the helper may read these plans' sessions. */
-  listed(plans: SourcePlan[], sessions: number): void {
+  /**
+   * Everything to read is known: the helper may read these plans' sessions, `helpable` of them
+   * (agent sessions; terminal logs stay on the main thread). With fewer than two there is
+   * nothing to give it: a build of terminal logs alone that ran past its 300 ms (a loaded
+   * machine) started a thread that listed every agent again and read nothing.
+   */
+  listed(plans: SourcePlan[], helpable: number): void {
     this.plans = plans;
-    this.enabled = this.afterMs !== Infinity && sessions >= 2;
+    this.enabled = this.afterMs !== Infinity && helpable >= 2;
     if (!this.enabled) this.stop();
   }
 
@@ -545,7 +550,7 @@ export async function syncIndex(index: IndexDb, env: NodeJS.ProcessEnv, progress
     // Everything to read is known before the first bar is drawn, so the bar only moves forward.
     const all = plans.reduce((n, p) => n + p.plan.sessions.length, 0);
     progress.total(all);
-    helpers.listed(plans, all);
+    helpers.listed(plans, plans.reduce((n, p) => (storesRecords(p.source.name) ? n : n + p.plan.sessions.length), 0));
     await applyPlans(index, plans, stats, progress, helpers);
   } finally {
     helpers?.stop();

@@ -48,6 +48,18 @@ describe('Node modules a cold index build loads', () => {
     expect(readFileSync(listFile, 'utf8').split('\n').filter((m) => /worker_threads/.test(m))).toEqual([]);
   });
 
+  it('a build of terminal logs alone starts no helper thread even once it is time to (SIVTR_INDEX_HELPER_AFTER_MS=0)', () => {
+    // Terminal logs stay on the main thread, so with no agent session there is nothing to give
+    // a helper: a build that ran past its 300 ms (a loaded machine) started one all the same.
+    const data = join(tmp.path, 'logs-past-due');
+    for (let l = 0; l < 4; l++) writeLog(data, `due-${l}`, Array.from({ length: 10 }, (_, i) => ({ prompt: '$ ', command: `make step-${i}`, output: i === 2 && l === 1 ? 'Connection refused' : `ok ${l} ${i}`, exit_code: 0 })));
+    const due = { ...env, SIVTR_DATA_DIR: data, SIVTR_INDEX_HELPER_AFTER_MS: '0' };
+    const r = spawnSync(process.execPath, ['-r', preload, BIN, 'search', 'refused', '--format', 'json'], { env: due, cwd: env.HOME, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 60_000 });
+    expect(r.status, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout).hits.map((h: { ref: string }) => h.ref)).toEqual(['terminal/due-1/3']);
+    expect(readFileSync(listFile, 'utf8').split('\n').filter((m) => /worker_threads/.test(m))).toEqual([]);
+  });
+
   it('a log that grew is told from its edge hashes without node:crypto, and only its new record is read', () => {
     appendFileSync(join(env.SIVTR_DATA_DIR!, 'terminals', 'term-1.jsonl'), JSON.stringify({ prompt: '$ ', command: 'curl localhost:9090', output: 'curl: (7) Connection refused again', exit_code: 7 }) + '\n');
     const r = spawnSync(process.execPath, ['-r', preload, BIN, 'search', 'refused', '--format', 'json'], { env: { ...env, SIVTR_INDEX_STATS: '1' }, cwd: env.HOME, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 60_000 });
