@@ -5,8 +5,9 @@
 // a one-shot command's start; a reader that went away ends it as SIGPIPE would (status 141).
 //
 // The bundle is compiled with a V8 code cache kept beside it (dist/.cache, one file per Node
-// version and command), written once after a run that ended well: parsing the bundle and compiling
-// the functions a command runs cost ~10 ms of every start, about a third of bare `node`. Any
+// version and command), written once after a run that ended well (and did not build the index from
+// nothing): parsing the bundle and compiling the functions a command runs cost ~10 ms of every
+// start, about a third of bare `node`. Any
 // problem with the cache (missing, stale, unwritable dir, SIVTR_NO_CODE_CACHE=1) means compiling
 // as a plain require() would.
 //
@@ -77,13 +78,21 @@ function runWithCodeCache() {
   globalThis.__sivtrOrdinaryExit = (code) => {
     ordinary = code;
   };
+  // A run whose command says it ran code later starts will not (a search that built the index
+  // from nothing) writes no cache: one written then held the build's code too, half as large
+  // again to deserialise at every start after (a test-sized first build takes well under the
+  // second of CPU below). The next run writes it.
+  let atypical = false;
+  globalThis.__sivtrAtypicalRun = () => {
+    atypical = true;
+  };
   const mod = new Module(bundle, module);
   mod.filename = bundle;
   mod.paths = Module._nodeModulePaths(path.dirname(bundle));
   Module._cache[bundle] = mod;
   if (v8) {
     process.once('exit', (code) => {
-      if (code !== 0 && code !== ordinary) return;
+      if ((code !== 0 && code !== ordinary) || atypical) return;
       // A run that worked for over a second of CPU (a first search building the index) compiled
       // code that start-ups never run, and a cache holding it is a third larger to deserialise:
       // the next, lighter run writes the cache instead. Compiling is nothing to such a run.

@@ -36,10 +36,12 @@ export type SyncStats = {
   sessionsRemoved: number;
   /** Sessions the helper thread read (see sync-helper.ts). */
   sessionsHelped: number;
+  /** The file index held nothing before this sync (a first build, or a rebuild): what this process ran is a build's code, not a warm search's. */
+  fromEmpty: boolean;
 };
 
 export const newSyncStats = (): SyncStats => ({
-  filesSeen: 0, filesUnchanged: 0, filesAppended: 0, filesReparsed: 0, linesParsed: 0, unitsWritten: 0, unitsKept: 0, sessionsRemoved: 0, sessionsHelped: 0,
+  filesSeen: 0, filesUnchanged: 0, filesAppended: 0, filesReparsed: 0, linesParsed: 0, unitsWritten: 0, unitsKept: 0, sessionsRemoved: 0, sessionsHelped: 0, fromEmpty: false,
 });
 
 export type Progress = { total(n: number): void; step(): void; done(): void };
@@ -549,6 +551,7 @@ export async function syncIndex(index: IndexDb, env: NodeJS.ProcessEnv, progress
     }
     // Everything to read is known before the first bar is drawn, so the bar only moves forward.
     const all = plans.reduce((n, p) => n + p.plan.sessions.length, 0);
+    stats.fromEmpty = index.persistent && fingerprints.size === 0 && all > 0;
     progress.total(all);
     helpers.listed(plans, plans.reduce((n, p) => (storesRecords(p.source.name) ? n : n + p.plan.sessions.length), 0));
     await applyPlans(index, plans, stats, progress, helpers);

@@ -54,6 +54,18 @@ describe('code cache', () => {
     expect(readFileSync(cacheFile('diff')).equals(written), 'an accepted cache is not rewritten').toBe(true);
   });
 
+  it('a search that builds the index from nothing leaves the cache to the next search, which runs only the warm path', () => {
+    const built = run('search', 'two', '--format', 'json');
+    expect(built.code, built.stderr).toBe(0);
+    expect(existsSync(cacheFile('search')), 'the build wrote no cache').toBe(false);
+    const warm = run('search', 'two', '--format', 'json');
+    expect(warm).toEqual(built);
+    expect(existsSync(cacheFile('search'))).toBe(true);
+    const written = readFileSync(cacheFile('search'));
+    expect(run('search', 'two', '--format', 'json')).toEqual(built);
+    expect(readFileSync(cacheFile('search')).equals(written), 'an accepted cache is not rewritten').toBe(true);
+  });
+
   it('a corrupt cache is ignored and replaced', () => {
     expect(run('diff', '1', '2').code).toBe(0);
     writeFileSync(cacheFile('diff'), 'not a V8 code cache');

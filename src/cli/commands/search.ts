@@ -183,6 +183,9 @@ export async function run(args: ParsedArgs): Promise<number> {
     sort: args.sort as 'relevance' | 'time',
   });
   const { target, query } = result;
+  // A search that built the index from nothing ran a build's code: the launcher leaves the code
+  // cache to a later search, whose start-up it is for (bin/sivtr.js).
+  if (result.stats.fromEmpty) (globalThis as { __sivtrAtypicalRun?: () => void }).__sivtrAtypicalRun?.();
   if (process.env.SIVTR_INDEX_STATS) process.stderr.write(`sivtr-index-stats ${JSON.stringify(result.stats)}\n`);
   const format = args.format as 'full' | 'refs' | 'json' | 'timeline';
   out(formatHits(result, format, useColor(args)));
