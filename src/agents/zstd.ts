@@ -49,9 +49,17 @@ export async function zstdHead(path: string, max: number): Promise<{ text: strin
   return { text: Buffer.concat(parts).subarray(0, max).toString('utf8'), complete };
 }
 
-/** Runs `use` on a decompressed copy of the file, removed afterwards. */
+/** Copies still on disk: a process that exits part way (Ctrl-C while indexing exits at once) never reaches their `finally`. */
+const pending = new Set<string>();
+const removePending = (): void => {
+  for (const dir of pending) rmSync(dir, { recursive: true, force: true });
+};
+
+/** Runs `use` on a decompressed copy of the file, removed afterwards, or at exit at the latest. */
 export async function withDecompressed<T>(path: string, use: (plainPath: string) => Promise<T>): Promise<T> {
   const dir = mkdtempSync(join(tmpdir(), 'sivtr-zst-'));
+  if (pending.size === 0) process.once('exit', removePending);
+  pending.add(dir);
   const plain = join(dir, 'rollout.jsonl');
   try {
     const fd = openSync(plain, 'w', 0o600);
@@ -66,6 +74,8 @@ export async function withDecompressed<T>(path: string, use: (plainPath: string)
     return await use(plain);
   } finally {
     rmSync(dir, { recursive: true, force: true });
+    pending.delete(dir);
+    if (pending.size === 0) process.removeListener('exit', removePending);
   }
 }
 

@@ -1,0 +1,59 @@
+// A Codex rollout kept as .jsonl.zst is read through a decompressed copy in the temp dir. Ctrl-C
+// while the index is built exits at once (what is indexed is kept), so that copy's own clean-up
+// never runs: it must still not be left behind in the user's temp dir.
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { BIN, cleanEnv, tempDir } from '../helpers/cli.js';
+
+const ID = '019c0000-dddd-7bbb-8ccc-0123456789ab';
+
+/** A long rollout (~40 MB of JSONL): reading it keeps the build busy long enough to be interrupted. */
+function longRollout(): string {
+  const lines = [JSON.stringify({ timestamp: '2026-02-03T08:00:00.000Z', type: 'session_meta', payload: { id: ID, timestamp: '2026-02-03T08:00:00.000Z', cwd: '/home/ana/big', originator: 'codex-tui', cli_version: '0.140.0', source: 'cli' } })];
+  const filler = 'the archive job moves old logs to cold storage and checks each checksum '.repeat(40);
+  for (let i = 0; i < 12_000; i++) {
+    lines.push(JSON.stringify({ timestamp: '2026-02-03T08:00:01.000Z', type: 'response_item', payload: { type: 'message', role: i % 2 ? 'assistant' : 'user', content: [{ type: i % 2 ? 'output_text' : 'input_text', text: `turn ${i}: ${filler}` }] } }));
+  }
+  return lines.join('\n') + '\n';
+}
+
+const zstdInstalled = spawnSync('zstd', ['--version']).status === 0;
+
+describe.skipIf(!zstdInstalled)('Ctrl-C while a .zst rollout is read', () => {
+  const tmp = tempDir('sivtr-zst-interrupt-');
+  afterAll(() => tmp.cleanup());
+
+  it('leaves no decompressed copy in the temp dir', async () => {
+    const home = join(tmp.path, 'home');
+    const dayDir = join(home, '.codex', 'sessions', '2026', '02', '03');
+    mkdirSync(dayDir, { recursive: true });
+    const plain = join(tmp.path, 'rollout.jsonl');
+    writeFileSync(plain, longRollout());
+    const packed = join(dayDir, `rollout-2026-02-03T08-00-00-${ID}.jsonl.zst`);
+    expect(spawnSync('zstd', ['-q', '-1', plain, '-o', packed]).status).toBe(0);
+    const userTmp = join(tmp.path, 'user-tmp');
+    mkdirSync(userTmp);
+    const env = cleanEnv(home, { TMPDIR: userTmp, SIVTR_DATA_DIR: join(tmp.path, 'data') });
+
+    const child = spawn(process.execPath, [BIN, 'search', 'checksum'], { env, cwd: home, stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const exited = new Promise<number | null>((done) => child.on('exit', (code) => done(code)));
+    let sawCopy = false;
+    for (let waited = 0; waited < 30_000 && child.exitCode === null; waited += 5) {
+      if (readdirSync(userTmp).some((name) => name.startsWith('sivtr-zst-'))) {
+        sawCopy = true;
+        child.kill('SIGINT');
+        break;
+      }
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    const code = await exited;
+    expect(sawCopy).toBe(true);
+    expect(code).toBe(130);
+    expect(stderr).toMatch(/indexing stopped/);
+    expect(readdirSync(userTmp)).toEqual([]);
+  }, 60_000);
+});
