@@ -67,7 +67,7 @@ function main() {
       writeTerminalRecords(data, opts.records).forEach((path, l) => utimesSync(path, 1764000000 + l, 1764000000 + l));
       return { ...side, minimal: { PATH: process.env.PATH, HOME: home, LANG: 'C.UTF-8', SIVTR_DATA_DIR: data, SIVTR_CONFIG_DIR: join(scratch, `config-${k}`), SIVTR_CLIPBOARD: 'none' } };
     });
-    const queries = [['search', 'connection refused'], ...(opts.sessions > 0 ? [['search', 'tok-claude-12-3']] : []), ['search', '会话'], ['sessions', '--global']];
+    const queries = [['search', 'connection refused'], ...(opts.sessions > 0 ? [['search', 'tok-claude-12-3']] : []), ['search', '会话'], ['sessions', '--global'], ['search', 'parser config']];
     // Build each side's index, then hold the answers equal.
     const answers = [];
     for (const q of queries) {
