@@ -52,14 +52,49 @@ export async function zstdHead(path: string, max: number): Promise<{ text: strin
 /** Copies still on disk: a process that exits part way (Ctrl-C while indexing exits at once) never reaches their `finally`. */
 const pending = new Set<string>();
 const removePending = (): void => {
-  for (const dir of pending) rmSync(dir, { recursive: true, force: true });
+  // maxRetries: a thread still writing a copy inside may add an entry while the folder is removed
+  for (const dir of pending) rmSync(dir, { recursive: true, force: true, maxRetries: 3 });
 };
+
+function track(dir: string): void {
+  if (pending.size === 0) process.once('exit', removePending);
+  pending.add(dir);
+}
+
+function untrack(dir: string): void {
+  pending.delete(dir);
+  if (pending.size === 0) process.removeListener('exit', removePending);
+}
+
+/** Where this thread's copies go: the temp dir, or the folder given by keepCopiesIn. */
+let copyRoot: string | undefined;
+
+/**
+ * A folder for another thread's copies, removed when this process exits. The index's helper
+ * thread keeps its copies there: when the process exits with the helper still reading, the
+ * thread is stopped without its own exit handler running, and only this thread can clean up.
+ */
+export function copyFolderForThread(): { dir: string; release: () => void } {
+  const dir = mkdtempSync(join(tmpdir(), 'sivtr-zst-'));
+  track(dir);
+  return {
+    dir,
+    release: () => {
+      rmSync(dir, { recursive: true, force: true, maxRetries: 3 });
+      untrack(dir);
+    },
+  };
+}
+
+/** Makes this thread put its copies in `dir` (made by copyFolderForThread in the thread that started it). */
+export function keepCopiesIn(dir: string): void {
+  copyRoot = dir;
+}
 
 /** Runs `use` on a decompressed copy of the file, removed afterwards, or at exit at the latest. */
 export async function withDecompressed<T>(path: string, use: (plainPath: string) => Promise<T>): Promise<T> {
-  const dir = mkdtempSync(join(tmpdir(), 'sivtr-zst-'));
-  if (pending.size === 0) process.once('exit', removePending);
-  pending.add(dir);
+  const dir = mkdtempSync(join(copyRoot ?? tmpdir(), 'sivtr-zst-'));
+  track(dir);
   const plain = join(dir, 'rollout.jsonl');
   try {
     const fd = openSync(plain, 'w', 0o600);
@@ -74,8 +109,7 @@ export async function withDecompressed<T>(path: string, use: (plainPath: string)
     return await use(plain);
   } finally {
     rmSync(dir, { recursive: true, force: true });
-    pending.delete(dir);
-    if (pending.size === 0) process.removeListener('exit', removePending);
+    untrack(dir);
   }
 }
 

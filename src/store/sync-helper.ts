@@ -19,6 +19,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createRequire } from 'node:module';
 import type { Worker } from 'node:worker_threads';
+import { copyFolderForThread, keepCopiesIn } from '../agents/zstd.js';
 import { findSource } from '../memory/sources.js';
 import type { SessionChange, SessionMark } from '../memory/types.js';
 import { useCaptureRules, type CaptureRulesData } from '../session/capture-rules.js';
@@ -33,7 +34,8 @@ export type HelperSource = { name: string; previous: string; marks: [string, Ses
 /** What the helper is told once the main thread has planned. */
 export type HelperPlan = { persistent: boolean; rules?: CaptureRulesData; sources: HelperSource[] };
 
-type HelperStart = { env: NodeJS.ProcessEnv; claims: SharedArrayBuffer };
+/** `copies`: where the helper decompresses .zst transcripts (see copyFolderForThread). */
+type HelperStart = { env: NodeJS.ProcessEnv; claims: SharedArrayBuffer; copies: string };
 
 type Job = { seq: number; source: string; id: string };
 type Request = ({ type: 'plan' } & HelperPlan) | ({ type: 'read' } & Job);
@@ -92,13 +94,17 @@ export class SyncHelper {
   static start(env: NodeJS.ProcessEnv): SyncHelper | undefined {
     const entry = join(dirname(fileURLToPath(import.meta.url)), 'index-worker.cjs');
     if (!existsSync(entry)) return undefined;
+    let copies: ReturnType<typeof copyFolderForThread> | undefined;
     try {
+      copies = copyFolderForThread();
       const claims = new SharedArrayBuffer(CLAIMS * 4);
-      const workerData: Record<string, HelperStart> = { [WORKER_KEY]: { env, claims } };
+      const workerData: Record<string, HelperStart> = { [WORKER_KEY]: { env, claims, copies: copies.dir } };
       const worker = new (workerThreads().Worker)(entry, { workerData, env, stdout: false, stderr: false });
       worker.unref();
+      worker.once('exit', copies.release);
       return new SyncHelper(worker, new Int32Array(claims));
     } catch {
+      copies?.release();
       return undefined;
     }
   }
@@ -210,6 +216,7 @@ export function serveSyncHelper(): void {
   const port = parentPort;
   const claims = new Int32Array(start.claims);
   const env = start.env;
+  keepCopiesIn(start.copies);
   // SIVTR_INDEX_HELPER_FAULT=exit-after-N: the thread dies right after its Nth answer, so tests
   // prove the main thread reads what the helper was given and never gave back. (Dying when the
   // job after the Nth arrived lost the Nth answer whenever that job came while it was read.)

@@ -10,13 +10,21 @@ import { BIN, cleanEnv, tempDir } from '../helpers/cli.js';
 const ID = '019c0000-dddd-7bbb-8ccc-0123456789ab';
 
 /** A long rollout (~40 MB of JSONL): reading it keeps the build busy long enough to be interrupted. */
-function longRollout(): string {
-  const lines = [JSON.stringify({ timestamp: '2026-02-03T08:00:00.000Z', type: 'session_meta', payload: { id: ID, timestamp: '2026-02-03T08:00:00.000Z', cwd: '/home/ana/big', originator: 'codex-tui', cli_version: '0.140.0', source: 'cli' } })];
+function longRollout(id = ID): string {
+  const lines = [JSON.stringify({ timestamp: '2026-02-03T08:00:00.000Z', type: 'session_meta', payload: { id, timestamp: '2026-02-03T08:00:00.000Z', cwd: '/home/ana/big', originator: 'codex-tui', cli_version: '0.140.0', source: 'cli' } })];
   const filler = 'the archive job moves old logs to cold storage and checks each checksum '.repeat(40);
   for (let i = 0; i < 12_000; i++) {
     lines.push(JSON.stringify({ timestamp: '2026-02-03T08:00:01.000Z', type: 'response_item', payload: { type: 'message', role: i % 2 ? 'assistant' : 'user', content: [{ type: i % 2 ? 'output_text' : 'input_text', text: `turn ${i}: ${filler}` }] } }));
   }
   return lines.join('\n') + '\n';
+}
+
+/**
+ * Whether the index's helper thread holds a decompressed copy: its copies sit in a folder of
+ * their own inside the temp dir (the main thread's directly in a sivtr-zst-* folder).
+ */
+function helperCopyUnder(dir: string): boolean {
+  return (readdirSync(dir, { recursive: true }) as string[]).some((name) => name.split(/[\\/]/).length === 3 && name.endsWith('rollout.jsonl'));
 }
 
 const zstdInstalled = spawnSync('zstd', ['--version']).status === 0;
@@ -56,4 +64,36 @@ describe.skipIf(!zstdInstalled)('Ctrl-C while a .zst rollout is read', () => {
     expect(stderr).toMatch(/indexing stopped/);
     expect(readdirSync(userTmp)).toEqual([]);
   }, 60_000);
+
+  it('leaves none when the index helper thread was reading one too', async () => {
+    const home = join(tmp.path, 'home2');
+    const dayDir = join(home, '.codex', 'sessions', '2026', '02', '03');
+    mkdirSync(dayDir, { recursive: true });
+    const plain = join(tmp.path, 'rollout2.jsonl');
+    for (let i = 0; i < 2; i++) {
+      const id = `019c0000-dddd-7bbb-8ccc-01234567890${i}`;
+      writeFileSync(plain, longRollout(id));
+      expect(spawnSync('zstd', ['-q', '-1', '-f', plain, '-o', join(dayDir, `rollout-2026-02-03T08-00-0${i}-${id}.jsonl.zst`)]).status).toBe(0);
+    }
+    const userTmp = join(tmp.path, 'user-tmp2');
+    mkdirSync(userTmp);
+    // The helper thread starts at once and reads every agent session it is handed (no taking back).
+    const env = cleanEnv(home, { TMPDIR: userTmp, SIVTR_DATA_DIR: join(tmp.path, 'data2'), SIVTR_INDEX_HELPER_AFTER_MS: '0' });
+
+    const child = spawn(process.execPath, [BIN, 'search', 'checksum'], { env, cwd: home, stdio: ['ignore', 'ignore', 'pipe'] });
+    const exited = new Promise<number | null>((done) => child.on('exit', (code) => done(code)));
+    let sawHelperCopy = false;
+    for (let waited = 0; waited < 45_000 && child.exitCode === null; waited += 5) {
+      if (helperCopyUnder(userTmp)) {
+        sawHelperCopy = true;
+        child.kill('SIGINT');
+        break;
+      }
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    const code = await exited;
+    expect(sawHelperCopy).toBe(true);
+    expect(code).toBe(130);
+    expect(readdirSync(userTmp)).toEqual([]);
+  }, 90_000);
 });
