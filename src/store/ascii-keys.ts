@@ -39,8 +39,9 @@ const push = (list: number, count: number, value: Code): Code => [op.get(list), 
 
 /**
  * scan(text, lengths, count, seenList, keys) → keys in the set: the parts' trigrams, as
- * asciiRangeKeys in grams.ts takes them (a part of length -1 has no bytes, one shorter than
- * three no trigram, each part is followed by one separator byte), added to the set being filled.
+ * asciiRangeKeys in grams.ts takes them (a length L below 0 is no part but -L - 1 bytes passed
+ * by: -1 a blank part, which has no bytes; a part shorter than three has no trigram; each part
+ * is followed by one separator byte), added to the set being filled.
  */
 function scanBody(hash: TrigramHash): readonly Code[] {
   return [
@@ -73,6 +74,8 @@ function scanBody(hash: TrigramHash): readonly Code[] {
           op.end,
         op.end,
         op.get(AT), op.get(LEN), op.add, op.const(1), op.add, op.set(AT),
+      op.else,
+        op.get(AT), op.get(LEN), op.sub, op.const(1), op.sub, op.set(AT),
       op.end,
       op.get(P), op.const(1), op.add, op.set(P), op.br(0),
     op.end, op.end,

@@ -27,6 +27,8 @@ export type UnitDoc = {
   hash: string;
   /** The parts' texts joined by NUL, in UTF-8, until the unit is packed into its chunk. */
   text?: Buffer;
+  /** With `text`: each part's bytes in it (a part of as many bytes as characters is ASCII). */
+  textBytes?: number[];
 };
 
 export type SessionDoc = { source: string; id: string; title: string | null; cwd: string | null; updatedAt: string | null; location: string };
@@ -169,17 +171,26 @@ function digestAndText(doc: UnitDoc): void {
   const buf = scratch;
   const start = buf.write(head, 0, 'utf8');
   let at = start;
+  const textBytes = new Array<number>(doc.parts.length);
   for (let i = 0; i < doc.parts.length; i++) {
     if (i > 0) buf[at++] = 0;
-    at += buf.write(doc.parts[i]!.text, at, 'utf8');
+    const n = buf.write(doc.parts[i]!.text, at, 'utf8');
+    textBytes[i] = n;
+    at += n;
   }
   doc.hash = nodeCrypto().hash('sha1', buf.subarray(0, at), 'base64');
   const text = Buffer.allocUnsafe(at - start);
   buf.copy(text, 0, start, at);
   doc.text = text;
+  doc.textBytes = textBytes;
 }
 
 /** A unit's text as its chunk stores it: the one `unitDoc` encoded, or encoded now. */
 export function unitText(doc: UnitDoc): Buffer {
   return doc.text ?? Buffer.from(doc.parts.map((p) => p.text).join('\u0000'), 'utf8');
+}
+
+/** Each part's bytes in unitText(doc). */
+export function unitTextBytes(doc: UnitDoc): number[] {
+  return doc.textBytes ?? doc.parts.map((p) => Buffer.byteLength(p.text, 'utf8'));
 }

@@ -99,6 +99,14 @@ function asciiScanner(): AsciiKeyScanner | null {
   return scanner;
 }
 
+const NON_ASCII = /[^\x00-\x7f]/g;
+
+function growInt32(a: Int32Array, need: number): Int32Array {
+  const out = new Int32Array(Math.max(need, 2 * a.length));
+  out.set(a);
+  return out;
+}
+
 /** Collects the distinct keys of many texts; `next()` starts the next set. */
 export class KeySet {
   // One bit per key (256 KB, which stays in the CPU cache; a stamp per key was 8 MB and missed
@@ -109,6 +117,10 @@ export class KeySet {
   /** One bit per ASCII trigram (three 7-bit characters) met in this set (addAsciiParts), cleared the same way. */
   private readonly seen = new Int32Array((1 << 21) >>> 5);
   private seenList: number[] = [];
+  /** addUtf8Parts's entries for addAsciiParts, reused from chunk to chunk. */
+  private runs: Int32Array = new Int32Array(1024);
+  /** nonAsciiGrams's places of non-ASCII characters. */
+  private found: number[] = [];
 
   next(): void {
     const { bits, keys, seen, seenList } = this;
@@ -186,9 +198,10 @@ export class KeySet {
 
   /**
    * Adds the keys of the ASCII parts of a chunk held in `bytes` (its parts' texts, each followed
-   * by one separator byte; `lengths[i]` is part i's length, -1 for a blank part, which has no
-   * bytes), exactly as addTextLowering of each part would (every byte below 0x80 is its own code
-   * unit). A chunk of terminal records is nearly always ASCII and is read in place from its buffer.
+   * by one separator byte; `lengths[i]` is part i's length, or, below 0, no part but -lengths[i] - 1
+   * bytes to pass by: -1 for a blank part, which has no bytes), exactly as addTextLowering of each
+   * part would (every byte below 0x80 is its own code unit). A chunk of terminal records is nearly
+   * always ASCII and is read in place from its buffer.
    */
   addAsciiParts(bytes: Uint8Array, lengths: Int32Array, count: number): void {
     const found = asciiScanner()?.keys(bytes, lengths, count);
@@ -199,12 +212,92 @@ export class KeySet {
     this.addAsciiPartsHere(bytes, lengths, count);
   }
 
+  /**
+   * Adds the keys of `texts`, exactly as addTextLowering of each would, from their UTF-8 bytes
+   * in `bytes` (each text followed by one separator byte; `byteLengths[i]`: text i's bytes). A
+   * text's runs of ASCII are read in place by addAsciiParts, and only the grams holding one of
+   * its other characters are taken here: the texts of agent turns are ASCII but for a few
+   * characters (a long tool output's '…' where the index cut it), and the JavaScript loop over
+   * every character was a third of a cold build's work, four times the scanner's. A text with a
+   * character that does not lower-case to one code unit of its own (or a surrogate half, which
+   * UTF-8 does not keep as is), or dense with non-ASCII characters (CJK), is taken whole by
+   * addTextLowering and its bytes passed by.
+   */
+  addUtf8Parts(bytes: Uint8Array, texts: readonly string[], byteLengths: ArrayLike<number>): void {
+    let runs = this.runs;
+    let n = 0;
+    for (let t = 0; t < texts.length; t++) {
+      const text = texts[t]!;
+      const length = text.length;
+      const size = byteLengths[t]!;
+      // Room for this text's entries: at most two per non-ASCII character, and one more.
+      if (runs.length < n + 2 * (size - length) + 2) runs = this.runs = growInt32(runs, n + 2 * (size - length) + 2);
+      if (size === length) {
+        runs[n++] = length;
+        continue;
+      }
+      const taken = 8 * (size - length) <= length ? this.nonAsciiGrams(text, size, runs, n) : -1;
+      if (taken >= 0) {
+        n = taken;
+        continue;
+      }
+      runs[n++] = -size - 2; // its bytes and the separator, passed by
+      this.addTextLowering(text);
+    }
+    this.addAsciiParts(bytes, runs, n);
+  }
+
+  /**
+   * For addUtf8Parts: adds the grams of `text` (of `size` UTF-8 bytes) that hold a non-ASCII
+   * character, and writes the entries of its ASCII runs and of the bytes between them into `runs`
+   * from `n`; returns where its entries end, or -1 (nothing added, nothing written) when a
+   * character must be lower-cased with its text (see addTextLowering) or the bytes do not add up.
+   */
+  private nonAsciiGrams(text: string, size: number, runs: Int32Array, n: number): number {
+    const length = text.length;
+    // Where the non-ASCII characters are: found by a regular expression (native code), not a
+    // loop over every character.
+    const found = this.found;
+    found.length = 0;
+    let bytes = length;
+    NON_ASCII.lastIndex = 0;
+    for (let m = NON_ASCII.exec(text); m !== null; m = NON_ASCII.exec(text)) {
+      const i = m.index;
+      const c = text.charCodeAt(i);
+      if ((c >= 0xd800 && c <= 0xdfff) || lowerNonAscii(c) === SPECIAL) return -1;
+      bytes += c < 0x800 ? 1 : 2;
+      found.push(i);
+    }
+    if (bytes !== size) return -1;
+    let from = 0;
+    for (let k = 0; k < found.length; k++) {
+      const i = found[k]!;
+      const c = text.charCodeAt(i);
+      // The run before it, which passes the character's first byte as its separator, then the
+      // character's other bytes.
+      runs[n++] = i - from;
+      runs[n++] = c < 0x800 ? -2 : -3;
+      from = i + 1;
+      const lo = Math.max(0, i - 2);
+      const hi = Math.min(length - 1, i + 2);
+      for (let s = lo; s + 2 <= hi; s++) this.add(trigram(lowerOne(text.charCodeAt(s)), lowerOne(text.charCodeAt(s + 1)), lowerOne(text.charCodeAt(s + 2))));
+      const l = lowerNonAscii(c);
+      if (i > 0) this.add(bigram(lowerOne(text.charCodeAt(i - 1)), l));
+      if (i + 1 < length) this.add(bigram(l, lowerOne(text.charCodeAt(i + 1))));
+    }
+    runs[n++] = length - from;
+    return n;
+  }
+
   /** addAsciiParts in JavaScript, where WebAssembly cannot run (node --jitless). */
   addAsciiPartsHere(bytes: Uint8Array, lengths: Int32Array, count: number): void {
     const { bits, keys, seen, seenList } = this;
     for (let p = 0, at = 0; p < count; p++) {
       const length = lengths[p]!;
-      if (length < 0) continue;
+      if (length < 0) {
+        at += -length - 1;
+        continue;
+      }
       if (length >= 3) asciiRangeKeys(bytes, at, at + length, bits, keys, seen, seenList);
       at += length + 1;
     }

@@ -12,7 +12,7 @@ import { dirname } from 'node:path';
 import { warn } from '../errors.js';
 import type { StampList } from '../session/file-mark.js';
 import { ensurePrivateDir } from '../files.js';
-import { PART_WEIGHT, unitText, type SessionDoc, type UnitDoc } from './docs.js';
+import { PART_WEIGHT, unitText, unitTextBytes, type SessionDoc, type UnitDoc } from './docs.js';
 import type { Statement } from 'better-sqlite3';
 import { KeySet, keyToken } from './grams.js';
 import { decodeRecords, RECORD_KINDS, recordsFirstUnit, type RecordList } from './record-chunks.js';
@@ -334,11 +334,12 @@ const BASE36 = Buffer.from('0123456789abcdefghijklmnopqrstuvwxyz', 'latin1');
 /**
  * The FTS5 row of a chunk: the distinct gram keys of its parts' texts as tokens (keyToken),
  * written as bytes. Keys are taken part by part: no query holds a NUL, so a gram across two
- * parts is never asked for (a match lies within one part).
+ * parts is never asked for (a match lies within one part). `body`: the texts in UTF-8 joined
+ * by NUL, text i of `byteLengths[i]` bytes; their ASCII is read from it (KeySet.addUtf8Parts).
  */
-function keyTokens(texts: readonly string[]): string {
+function keyTokens(texts: readonly string[], body: Buffer, byteLengths: readonly number[]): string {
   const keys = packingKeys();
-  for (const text of texts) keys.addTextLowering(text);
+  keys.addUtf8Parts(body, texts, byteLengths);
   return keysAsTokens(keys);
 }
 
@@ -386,15 +387,18 @@ function packRaw(docs: UnitDoc[]): { chunks: PackedChunk[]; raw: Buffer[] } {
   let group: UnitDoc[] = [];
   let dir: PartDir[] = [];
   let texts: string[] = [];
+  let textBytes: number[] = [];
   let bytes: Buffer[] = [];
   let length = 0;
   let chars = 0;
   const flush = (): void => {
-    chunks.push({ lo: group[0]!.index, docs: group, parts: JSON.stringify(dir), nparts: dir.length, nchars: Math.max(0, chars - 1), keys: keyTokens(texts), data: RAW, lead: leadOf(dir, texts), count: group.length });
-    raw.push(Buffer.concat(bytes, length));
+    const body = Buffer.concat(bytes, length);
+    chunks.push({ lo: group[0]!.index, docs: group, parts: JSON.stringify(dir), nparts: dir.length, nchars: Math.max(0, chars - 1), keys: keyTokens(texts, body, textBytes), data: RAW, lead: leadOf(dir, texts), count: group.length });
+    raw.push(body);
     group = [];
     dir = [];
     texts = [];
+    textBytes = [];
     bytes = [];
     length = 0;
     chars = 0;
@@ -410,7 +414,9 @@ function packRaw(docs: UnitDoc[]): { chunks: PackedChunk[]; raw: Buffer[] } {
       const text = unitText(doc);
       bytes.push(text);
       length += text.length;
+      for (const n of unitTextBytes(doc)) textBytes.push(n);
       doc.text = undefined; // the chunk holds it now
+      doc.textBytes = undefined;
     }
     for (const p of doc.parts) {
       dir.push([ordinal, p.n, p.kind, p.label, p.text.length, p.group]);

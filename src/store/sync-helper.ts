@@ -301,6 +301,7 @@ async function readOne(init: HelperPlan, sessions: Map<string, () => Promise<Ses
   for (const d of docs) {
     d.parts = [];
     d.text = undefined;
+    d.textBytes = undefined;
   }
   return { change: { ...change, units: [] }, docs, packed };
 }

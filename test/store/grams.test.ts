@@ -87,6 +87,60 @@ describe('gram keys', () => {
     }
   });
 
+  it('are the same from UTF-8 bytes, ASCII runs in place, as from the texts, whatever they hold', () => {
+    // Mostly ASCII with a few others (a cut output's '…', accents, CJK), texts dense with CJK,
+    // characters that lower-case only with their text (İ, Σ), surrogate pairs and lone halves
+    // (which UTF-8 turns into U+FFFD), non-ASCII characters at both ends and side by side, and
+    // a text of 200 K characters that makes the scanner grow its memory.
+    const printable = 'abcXYZ_019 \n\t-.:/"ZzAa@[`{~';
+    const rare = ['…', 'é', 'Ä', '会', '话', 'Ω', 'ǅ', '\u0800', '\u07ff', 'İ', 'Σ', '𐐀', '\ud800', '\udc00'];
+    const k = new KeySet();
+    for (let seed = 1; seed <= 300; seed++) {
+      const texts = Array.from({ length: 1 + (seed % 23) }, (_, i) => {
+        let t = sample(seed * 31 + i, (seed * 5 + i) % 7 === 0 ? seed % 3 : (seed + 3 * i) % 200, printable);
+        const every = 1 + ((seed + i) % 40);
+        const some = [...t].map((ch, j) => (j % every === 0 ? rare[(seed + i + j) % (seed % 5 === 0 ? rare.length : 9)]! : ch)).join('');
+        if (seed % 4 === 0) t = some;
+        else if (seed % 4 === 1 && i % 2 === 0) t = `${rare[seed % 4]}${t}${rare[(seed + i) % 8]}`;
+        else if (seed % 4 === 2) t = sample(seed + i, (seed + i) % 50, '会话记录abc ');
+        return t;
+      });
+      if (seed === 150) texts.push(`${sample(3, 100_000, printable)}\n…\n${sample(4, 100_000, printable)}`);
+      const body = Buffer.from(texts.join('\u0000'), 'utf8');
+      const lengths = texts.map((t) => Buffer.byteLength(t, 'utf8'));
+      k.next();
+      k.addUtf8Parts(body, texts, lengths);
+      expect(new Set(k.keys).size, `seed ${seed}`).toBe(k.keys.length);
+      expect([...k.keys].sort((a, b) => a - b), `seed ${seed}: ${texts.join('|').slice(0, 200)}`).toEqual(keysOf((s) => texts.forEach((t) => s.addTextLowering(t))));
+    }
+  });
+
+  it('pass by the bytes a negative length names, in the scanner as in the JavaScript loop', () => {
+    const printable = 'abcXYZ_019 \n\t-.:/"ZzAa@[`{~';
+    const wasm = new KeySet();
+    const js = new KeySet();
+    for (let seed = 1; seed <= 60; seed++) {
+      // Runs of ASCII with 0 to 4 other bytes between them: a length -L - 1 passes L bytes.
+      const lengths: number[] = [];
+      const runs: string[] = [];
+      let bytes = '';
+      for (let i = 0; i < 1 + (seed % 17); i++) {
+        const run = sample(seed * 13 + i, (seed + i) % 40, printable);
+        const gap = (seed + i) % 5;
+        lengths.push(run.length, -gap - 1);
+        runs.push(run);
+        bytes += `${run}\0${'\x80'.repeat(gap)}`;
+      }
+      const buffer = Buffer.from(bytes, 'latin1');
+      wasm.next();
+      js.next();
+      wasm.addAsciiParts(buffer, Int32Array.from(lengths), lengths.length);
+      js.addAsciiPartsHere(buffer, Int32Array.from(lengths), lengths.length);
+      expect(wasm.keys, `seed ${seed}`).toEqual(js.keys);
+      expect([...js.keys].sort((a, b) => a - b)).toEqual(keysOf((k) => runs.forEach((r) => k.addTextLowering(r))));
+    }
+  });
+
   it('add to the keys already in the set, each key once', () => {
     const k = new KeySet();
     k.addTextLowering('npm test');
