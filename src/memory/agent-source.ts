@@ -7,7 +7,7 @@ import type { Transcript, Provider, TranscriptSummary, SummaryMemo } from '../ag
 import { scopeMatcher } from '../agents/workspace.js';
 import { SivtrError } from '../errors.js';
 import { sessionUnits } from './agent-units.js';
-import { compareFile, edgesOf, filesUnchanged, pathsFingerprint, pathsUnchanged, statFile, type FileMark } from '../session/file-mark.js';
+import { compareFile, edgesOf, filesUnchanged, missingPathsFingerprint, pathsFingerprint, pathsUnchanged, statFile, type FileMark } from '../session/file-mark.js';
 import { displayIds } from './display-id.js';
 import { inputStats, keepListing, keptListing, listingKey } from './listing-snapshot.js';
 import type { IndexContext, IndexPlan, ListOptions, OpenedSession, SessionChange, SessionInfo, Source, SourceIndex, Unit } from './types.js';
@@ -289,6 +289,14 @@ function agentIndex(provider: Provider): SourceIndex {
       return root !== undefined && pathsUnchanged(fingerprint, root, probe) && filesUnchanged(stamps);
     },
     async plan(ctx: IndexContext): Promise<IndexPlan> {
+      // An agent none of whose paths is there (its folder, the files it watches) has nothing to
+      // list: the freshness check trusts these same paths, and skips a listing for as long as
+      // they stay missing. So a first build skips it too. Listing every registered agent that is
+      // not installed was ~25 M instructions of a cold build of terminal logs alone, most of it
+      // compiling their listing code.
+      const home = provider.dataLocation?.(ctx.env);
+      const nothing = home !== undefined && ctx.probe ? missingPathsFingerprint(home, watchPaths(provider, ctx.env, home, []), ctx.probe) : undefined;
+      if (nothing !== undefined) return { fingerprint: nothing, sessions: [] };
       const cache = ctx.persistent ? ListingCache.load(provider.name, ctx.env) : undefined;
       const memo = new RecordingMemo(cache);
       const summaries: TranscriptSummary[] = [];

@@ -108,6 +108,8 @@ export type IndexContext = {
   previous: string;
   /** The mark kept under `key` at the last sync. */
   mark(key: string): SessionMark | undefined;
+  /** Tells missing paths from a few folder listings (the one the sync's freshness check uses). */
+  probe?: PathProbe;
 };
 
 /**

@@ -135,6 +135,15 @@ function samePathStat(path: string, mtime: number, size: number): boolean {
  */
 export const pathsFingerprint = (scope: string, paths: readonly string[]): string => JSON.stringify({ scope, paths: paths.map(statPath) });
 
+/**
+ * The fingerprint of `paths` when every one of them is missing (as pathsFingerprint would take
+ * it), told by `probe`; undefined when one is there.
+ */
+export function missingPathsFingerprint(scope: string, paths: readonly string[], probe: PathProbe): string | undefined {
+  for (const path of paths) if (!probe.same(path, -1, -1)) return undefined;
+  return JSON.stringify({ scope, paths: paths.map((path): PathStat => [path, -1, -1]) });
+}
+
 /** Folders below the home whose listing answers for the paths inside them: the home, `~/.x`, `~/.x/y`. */
 const LISTED_DEPTH = 3;
 

@@ -537,7 +537,7 @@ export async function syncIndex(index: IndexDb, env: NodeJS.ProcessEnv, progress
       helpers.listing();
       const marks = marksOf(index, source);
       try {
-        const plan = await source.index.plan({ env, persistent: index.persistent, previous, mark: (key) => marks.get(key) });
+        const plan = await source.index.plan({ env, persistent: index.persistent, previous, mark: (key) => marks.get(key), probe });
         plans.push({ source, plan, previous, marks });
         // Terminal logs do not count toward starting the helper early: each is packed on the main
         // thread as it is read, in a few milliseconds, so their number says nothing of the work a
