@@ -51,13 +51,22 @@ function runWithCodeCache() {
   } catch {
     return false;
   }
+  // Until a command has a cache of its own, the bundle's seed (its outer code alone, made when it
+  // was built: scripts/seed-code-cache.mjs) spares parsing the whole bundle, and the run writes
+  // the command's cache as it would without one.
+  let seeded = false;
   try {
     cached = fs.readFileSync(file);
   } catch {
-    cached = undefined;
+    try {
+      cached = fs.readFileSync(path.join(dir, `${process.version}-${process.arch}-${path.basename(bundle, '.cjs')}.seed.v8`));
+      seeded = true;
+    } catch {
+      cached = undefined;
+    }
   }
   const script = new vm.Script(Module.wrap(source), { filename: bundle, cachedData: cached });
-  const writeCache = (!cached || script.cachedDataRejected) && writable(dir, fs);
+  const writeCache = (!cached || seeded || script.cachedDataRejected) && writable(dir, fs);
   // The cache is written at exit, and by then V8 may have dropped the compiled code of functions
   // that ran only at the start (bytecode flushing, in major GCs): after a first run that built the
   // index, the bundle's outer function was missing from the cache and every later start spent

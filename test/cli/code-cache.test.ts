@@ -66,6 +66,28 @@ describe('code cache', () => {
     expect(readFileSync(cacheFile('search')).equals(written), 'an accepted cache is not rewritten').toBe(true);
   });
 
+  it('a command without a cache of its own starts from the seed the build made, and still writes its own', () => {
+    // scripts/build.mjs seeds each bundle's cache with its outer code: V8 must accept it for the bundle as built.
+    const seed = join(pkg, 'dist', '.cache', `${process.version}-${process.arch}-sivtr.seed.v8`);
+    mkdirSync(join(pkg, 'dist', '.cache'));
+    copyFileSync(join(ROOT, 'dist', '.cache', `${process.version}-${process.arch}-sivtr.seed.v8`), seed);
+    // Asked of a plain node, as the launcher runs (V8 rejects a cache made under other flags than its own, as vitest's are).
+    const check = `const fs = require('node:fs'); const b = fs.readFileSync(process.argv[2]); const source = b.toString(require('node:buffer').isAscii(b) ? 'latin1' : 'utf8');
+      const s = new (require('node:vm').Script)(require('node:module').wrap(source), { cachedData: fs.readFileSync(process.argv[3]) }); process.stdout.write(String(s.cachedDataRejected));`;
+    writeFileSync(join(tmp.path, 'check.cjs'), check); // as a file: node -e runs under flags of its own
+    expect(spawnSync(process.execPath, [join(tmp.path, 'check.cjs'), join(pkg, 'dist', 'sivtr.cjs'), seed], { env, encoding: 'utf8' }).stdout, 'the seed fits the bundle').toBe('false');
+    const built = run('search', 'two', '--format', 'json');
+    expect(built.code, built.stderr).toBe(0);
+    expect(existsSync(cacheFile('search')), 'a build from nothing still writes no cache').toBe(false);
+    const first = run('diff', '1', '2');
+    expect(first.code, first.stderr).toBe(0);
+    expect(first.stdout).toContain('+two');
+    expect(existsSync(cacheFile('diff')), 'the seed does not stand in for the command\'s own cache').toBe(true);
+    expect(run('diff', '1', '2')).toEqual(first);
+    expect(run('search', 'two', '--format', 'json')).toEqual(built);
+    expect(existsSync(cacheFile('search'))).toBe(true);
+  });
+
   it('a corrupt cache is ignored and replaced', () => {
     expect(run('diff', '1', '2').code).toBe(0);
     writeFileSync(cacheFile('diff'), 'not a V8 code cache');
