@@ -44,7 +44,11 @@ export const newSyncStats = (): SyncStats => ({
   filesSeen: 0, filesUnchanged: 0, filesAppended: 0, filesReparsed: 0, linesParsed: 0, unitsWritten: 0, unitsKept: 0, sessionsRemoved: 0, sessionsHelped: 0, fromEmpty: false,
 });
 
-export type Progress = { total(n: number): void; step(): void; done(): void };
+/**
+ * What a sync tells about its work. `begin` is called once, when the first source that changed is
+ * listed again (nothing was written before it; a sync that finds nothing new never calls it).
+ */
+export type Progress = { begin?(): void; total(n: number): void; step(): void; done(): void };
 
 const watchKey = (source: Pick<Source, 'name'>): string => `watch:${source.name}`;
 
@@ -514,6 +518,7 @@ export async function syncIndex(index: IndexDb, env: NodeJS.ProcessEnv, progress
     // Only the source table's own sources can be planned again in another thread.
     helpers = new HelperControl(env, index.persistent, only?.sources === undefined);
     let listed = 0;
+    let begun = false;
     for (const source of only?.sources ?? allSources()) {
       const previous = fingerprints.get(watchKey(source)) ?? '';
       if (previous !== '') {
@@ -534,6 +539,8 @@ export async function syncIndex(index: IndexDb, env: NodeJS.ProcessEnv, progress
           continue;
         }
       }
+      if (!begun) progress.begin?.();
+      begun = true;
       helpers.listing();
       const marks = marksOf(index, source);
       try {
