@@ -84,8 +84,11 @@ function scanBody(hash: TrigramHash): readonly Code[] {
   ];
 }
 
-/** clear(seenList, keys) → 0: the set emptied, its marks taken off one by one. */
-const clearBody: readonly Code[] = [
+/**
+ * clear(seenList, keys) → 0: the set emptied, its marks taken off one by one. Assembled when a
+ * scanner is made, like scan's body: a search that builds nothing never runs it.
+ */
+const clearBody = (): readonly Code[] => [
   op.const(0), op.load(COUNTS), op.set(NSEEN), op.const(0), op.load(COUNTS + 4), op.set(NKEYS),
   op.block, op.loop, op.get(I), op.get(NSEEN), op.geS, op.brIf(1),
     op.get(SEEN_LIST), op.get(I), op.const(2), op.shl, op.add, op.load(), op.const(0), op.store8(SEEN),
@@ -115,7 +118,7 @@ export class AsciiKeyScanner {
   constructor(hash: TrigramHash) {
     const fns = [
       { name: 'scan', params: 5, locals: 13, body: scanBody(hash) },
-      { name: 'clear', params: 5, locals: 13, body: clearBody },
+      { name: 'clear', params: 5, locals: 13, body: clearBody() },
     ];
     const api = wasmApi;
     if (api === undefined) throw new Error('WebAssembly is not available');
