@@ -17,6 +17,11 @@ export function revealSecrets(reveal: boolean): void {
   secrets.reveal = reveal;
 }
 
+/** Whether this command was given --reveal: nothing it prints is masked. */
+export function revealing(): boolean {
+  return secrets.reveal;
+}
+
 /** The text as it may leave sivtr: secrets masked, unless --reveal. */
 export function masked(text: string): string {
   return secrets.reveal ? text : secrets.tally.mask(text);
@@ -140,8 +145,9 @@ export function vettedLines(texts: readonly string[], max = 100): { lines: strin
  * Whitespace runs made one space. Only runs that are not already one space are replaced (`\s+`
  * replaced every space of every title by itself: ~8 K instructions a title, callgrind).
  */
-const flatLine = (text: string): string => text.replace(/\s{2,}|[^\S ]/g, ' ').trim();
-const cutFlat = (flat: string, max: number): string => (flat.length > max ? flat.slice(0, max - 1) + '…' : flat);
+export const flatLine = (text: string): string => text.replace(/\s{2,}|[^\S ]/g, ' ').trim();
+/** A flatLine cut to `max` characters with an ellipsis: the line vettedLines makes of a text with no hint of a secret. */
+export const cutFlat = (flat: string, max: number): string => (flat.length > max ? flat.slice(0, max - 1) + '…' : flat);
 
 function cutLine(text: string, max: number): string {
   return cutFlat(flatLine(text), max);
@@ -185,6 +191,16 @@ export function outTable(rows: string[][], clean: ReadonlySet<number>): void {
 }
 
 const BLANK = /^[ \t]*$/;
+const NO_CLEAN_COLUMN: ReadonlySet<number> = new Set();
+
+/**
+ * Whether one line of a table, its cells as printed (a cut cell given whole), may hold a hint of
+ * a secret: outTable's test of that line alone. A table none of whose lines holds a hint holds
+ * none as a whole: no hint matches a line break, and the cells are tested line by line.
+ */
+export function lineMayHoldSecret(cells: string[]): boolean {
+  return tableMayHoldSecret([cells], NO_CLEAN_COLUMN);
+}
 
 function tableMayHoldSecret(rows: string[][], clean: ReadonlySet<number>): boolean {
   const others: string[] = [];

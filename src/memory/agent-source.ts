@@ -9,8 +9,8 @@ import { SivtrError } from '../errors.js';
 import { sessionUnits } from './agent-units.js';
 import { compareFile, edgesOf, filesUnchanged, missingPathsFingerprint, pathsFingerprint, pathsUnchanged, statFile, type FileMark } from '../session/file-mark.js';
 import { displayIds } from './display-id.js';
-import { inputStats, keepListing, keptListing, listingKey } from './listing-snapshot.js';
-import type { IndexContext, IndexPlan, ListOptions, OpenedSession, SessionChange, SessionInfo, Source, SourceIndex, Unit } from './types.js';
+import { inputStats, keepListing, keptListing, keptView, keepView, listingKey, type Snapshot } from './listing-snapshot.js';
+import type { IndexContext, IndexPlan, ListingView, ListOptions, OpenedSession, SessionChange, SessionInfo, Source, SourceIndex, Unit } from './types.js';
 
 type Listing = { summaries: TranscriptSummary[]; ids: Map<string, string>; cache: ListingCache };
 
@@ -154,11 +154,20 @@ export async function openTranscript(provider: Provider, key: string, opts: List
 
 /** Sessions of a provider as `sessions` lists them, with turn counts filled in (parsing what the cache lacks). */
 export async function listWithTurns(provider: Provider, opts: ListOptions & { limit?: number }): Promise<SessionInfo[]> {
+  const { sessions } = await listedWithTurns(provider, opts);
+  return sessions;
+}
+
+/**
+ * listWithTurns, and the snapshot its listing was kept as or checked against (none when it
+ * could not be kept): what a view of the whole listing is kept with.
+ */
+async function listedWithTurns(provider: Provider, opts: ListOptions & { limit?: number }): Promise<{ sessions: SessionInfo[]; snapshot?: Snapshot }> {
   const inputs = provider.listingInputs?.(opts.env);
   const key = inputs && listingKey(inputs);
   if (inputs && key) {
     const kept = keptListing(provider.name, opts.env, key);
-    if (kept) return (opts.global ? kept : inWorkspace(kept, opts)).slice(0, opts.limit ?? Infinity);
+    if (kept) return { sessions: (opts.global ? kept.sessions : inWorkspace(kept.sessions, opts)).slice(0, opts.limit ?? Infinity), snapshot: kept };
   }
   const listedAt = Date.now();
   const stats = inputs && inputStats(inputs);
@@ -179,11 +188,31 @@ export async function listWithTurns(provider: Provider, opts: ListOptions & { li
     infos.push(info);
   }
   listing.cache.save(false);
+  let snapshot: Snapshot | undefined;
   if (inputs && key && stats) {
     const all = chosen.length === listing.summaries.length ? infos : listing.summaries.map((s) => infoOf(provider, s, listing));
-    keepListing(provider.name, opts.env, key, inputs, stats, listing.cache.seenFiles(), all, listedAt);
+    snapshot = keepListing(provider.name, opts.env, key, inputs, stats, listing.cache.seenFiles(), all, listedAt);
   }
-  return infos;
+  return { sessions: infos, snapshot };
+}
+
+/**
+ * Every session of a provider as `view` prints them, kept beside its listing (see
+ * listing-snapshot): the kept text while nothing the listing was made from changed, else made
+ * from the listing (kept or listed afresh) and kept. The sessions themselves when the view
+ * cannot hold them or the provider names no listing inputs.
+ */
+export async function viewWithTurns(provider: Provider, env: NodeJS.ProcessEnv, view: ListingView): Promise<{ view: string; made?: true } | { sessions: SessionInfo[] }> {
+  const inputs = provider.listingInputs?.(env);
+  if (inputs) {
+    const shown = keptView(provider.name, env, listingKey(inputs), view.name, view.key);
+    if (shown !== undefined) return { view: shown };
+  }
+  const { sessions, snapshot } = await listedWithTurns(provider, { env, cwd: '/', global: true });
+  const text = view.render(sessions);
+  if (text === undefined) return { sessions };
+  if (snapshot) keepView(provider.name, env, snapshot, view.name, view.key, text);
+  return { view: text, made: true };
 }
 
 /**
@@ -316,6 +345,7 @@ export function agentSource(provider: Provider): Source {
     unitKind: 'turn',
     index: agentIndex(provider),
     list: (opts: ListOptions & { limit?: number }): Promise<SessionInfo[]> => listWithTurns(provider, opts),
+    view: (env: NodeJS.ProcessEnv, view: ListingView) => viewWithTurns(provider, env, view),
     async open(key: string, opts: ListOptions): Promise<OpenedSession> {
       const { info, session, units } = await openTranscript(provider, key, opts);
       return session.usage ? { info, units, usage: session.usage } : { info, units };

@@ -38,6 +38,20 @@ export type Unit = {
   ended?: TurnEnd & { part: number };
 };
 
+/**
+ * A printed form of a source's whole listing, made by the command that prints it (`sessions`
+ * keeps its table's cells) and kept beside the listing, so that a run with nothing changed
+ * prints without making an object per session.
+ */
+export type ListingView = {
+  /** A file name's word: one kept view per name and source. */
+  name: string;
+  /** What the form depends on besides the sessions (its own format, the home folder): another key, made again. */
+  key: string;
+  /** The form of every session, in listing order; undefined when it cannot hold these. */
+  render(sessions: readonly SessionInfo[]): string | undefined;
+};
+
 /** One session of a source, as listed by `sessions` and resolved by refs. */
 export type SessionInfo = {
   source: string;
@@ -154,6 +168,12 @@ export interface Source {
   readonly index: SourceIndex;
   /** Sessions newest first, with their unit counts; workspace-filtered unless `global`. */
   list(opts: ListOptions & { limit?: number }): Promise<SessionInfo[]>;
+  /**
+   * Every session (as `list` with `global`), printed by `view`: the text kept with the
+   * listing when nothing changed (else `made` now), or the sessions when this source keeps no
+   * view of them.
+   */
+  view?(env: NodeJS.ProcessEnv, view: ListingView): Promise<{ view: string; made?: true } | { sessions: SessionInfo[] }>;
   /** `current`, a full id or a unique prefix (never hidden by the workspace filter). */
   open(key: string, opts: ListOptions): Promise<OpenedSession>;
 }

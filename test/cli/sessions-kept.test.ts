@@ -162,3 +162,141 @@ describe('sessions from kept listings', () => {
     expect(listJson(h, ['codex', '--global']).find((s) => s.id === CODEX_TITLED)?.title).toBe('renamed in codex');
   });
 });
+
+// `sessions --global` prints its table from a view kept beside each listing (the cells of every
+// session, see src/cli/commands/sessions.ts). Each change below must show in the table at once:
+// the table is compared with the one made after every kept file is deleted.
+const viewFile = (h: AgentHome, provider: string): string => join(h.home, 'data', 'cache', `view-${provider}-table.txt`);
+
+/** The table as a listing made afresh prints it (the kept listings and views deleted first). */
+function freshTable(h: AgentHome, args: string[], env?: Record<string, string | undefined>): string {
+  for (const p of ['claude', 'codex', 'pi']) {
+    rmSync(kept(h, p), { force: true });
+    rmSync(viewFile(h, p), { force: true });
+  }
+  const r = h.run(['sessions', ...args], { env });
+  expect(r.code).toBe(0);
+  return r.stdout;
+}
+
+/** The table printed now, from whatever is kept. */
+function table(h: AgentHome, args: string[] = ['--global'], env?: Record<string, string | undefined>): string {
+  const r = h.run(['sessions', ...args], { env });
+  expect(r.code).toBe(0);
+  return r.stdout;
+}
+
+/** A settled home whose views were just kept. */
+function viewedHome(): AgentHome {
+  const { h } = keptHome();
+  table(h);
+  for (const p of ['claude', 'codex', 'pi']) expect(existsSync(viewFile(h, p))).toBe(true);
+  return h;
+}
+
+describe('the sessions table from kept views', () => {
+  it('answers from the kept view when nothing changed, the same table as a fresh listing', () => {
+    const h = viewedHome();
+    const before = table(h);
+    const file = viewFile(h, 'claude');
+    const text = readFileSync(file, 'utf8');
+    const title = /\t([^\t\n]{6,})\t\n/.exec(text)![1]!;
+    writeFileSync(file, text.replace(`\t${title}\t`, '\tas kept in the view\t'));
+    expect(table(h)).toContain('as kept in the view');
+    expect(table(h, ['claude', '--global'])).toContain('as kept in the view');
+    expect(freshTable(h, ['--global'])).toBe(before);
+  });
+
+  it('shows a new, an appended, a rewritten, a renamed and a deleted session at once', () => {
+    const h = viewedHome();
+    const dir = join(h.home, ...PROJECTS, '-home-ana-other');
+    const source = readdirSync(dir).find((f) => f.endsWith('.jsonl'))!;
+    const changes: (() => void)[] = [
+      () => cpSync(join(dir, source), join(dir, 'aaaaaaaa-1111-4222-8333-444455556666.jsonl')),
+      () => appendFileSync(join(h.home, ...PROJECTS, '-home-ana-elsewhere', `${ELSEWHERE}.jsonl`), JSON.stringify({ type: 'user', uuid: 'zz9', sessionId: ELSEWHERE, timestamp: '2030-01-01T00:00:00.000Z', message: { role: 'user', content: 'later' } }) + '\n'),
+      () => {
+        const pi = join(h.home, '.pi', 'agent', 'sessions');
+        const folder = readdirSync(pi)[0]!;
+        const file = join(pi, folder, readdirSync(join(pi, folder))[0]!);
+        const text = readFileSync(file, 'utf8');
+        const at = text.indexOf('"content"');
+        writeFileSync(file, text.slice(0, at) + text.slice(at).replace(/[a-z]{5}/, (w) => w.split('').reverse().join('')));
+        expect(statSync(file).size).toBe(Buffer.byteLength(text));
+      },
+      () => cpSync(join(dir, 'aaaaaaaa-1111-4222-8333-444455556666.jsonl'), join(dir, 'cccccccc-1111-4222-8333-444455556666.jsonl')),
+      () => rmSync(join(dir, 'aaaaaaaa-1111-4222-8333-444455556666.jsonl')),
+      () => appendFileSync(join(h.home, '.codex', 'session_index.jsonl'), JSON.stringify({ id: CODEX_TITLED, thread_name: 'renamed in codex', updated_at: '2026-03-10T10:00:00Z' }) + '\n'),
+    ];
+    for (const change of changes) {
+      const before = table(h);
+      change();
+      const now = table(h);
+      expect(now).not.toBe(before);
+      // Kept again by the run above when settled; either way the same as a fresh listing.
+      settle(h);
+      table(h);
+      expect(table(h)).toBe(freshTable(h, ['--global']));
+      expect(now).toBe(freshTable(h, ['--global']));
+    }
+  });
+
+  it('prints local times in the time zone of the run, not of the run that kept the view', () => {
+    const h = viewedHome();
+    const utc = table(h, ['--global'], { TZ: 'UTC' });
+    const tokyo = table(h, ['--global'], { TZ: 'Asia/Tokyo' });
+    expect(tokyo).not.toBe(utc);
+    expect(tokyo).toBe(freshTable(h, ['--global'], { TZ: 'Asia/Tokyo' }));
+  });
+
+  it('shortens cwds by the home folder of the run', () => {
+    // The same Claude Code folder reached from another HOME: its cwds under work/ become ~/…
+    const h = viewedHome();
+    const env = { HOME: h.work, CLAUDE_CONFIG_DIR: join(h.home, '.claude') };
+    settle(h);
+    table(h, ['claude', '--global']);
+    const moved = table(h, ['claude', '--global'], env);
+    expect(moved).toContain('~/app');
+    expect(moved).toBe(freshTable(h, ['claude', '--global'], env));
+  });
+
+  /** A Pi home with `name` given to one session and `other` (with its cwd moved to work/token) to the other, views kept. */
+  function piNamed(name: string, other: string): AgentHome {
+    const h = home();
+    const tokenDir = join(h.work, 'token');
+    mkdirSync(tokenDir);
+    const pi = join(h.home, '.pi', 'agent', 'sessions');
+    const [first, second] = readdirSync(pi).map((folder) => join(pi, folder, readdirSync(join(pi, folder))[0]!));
+    const rename = (file: string, title: string): void => appendFileSync(file, JSON.stringify({ type: 'session_info', id: `ffff${title.length}`, parentId: '0e1f2a3b', timestamp: '2026-05-21T08:00:00.000Z', name: title }) + '\n');
+    rename(first!, name);
+    writeFileSync(second!, readFileSync(second!, 'utf8').replaceAll(join(h.work, 'other'), tokenDir).replaceAll(join(h.work, 'app'), tokenDir));
+    rename(second!, other);
+    settle(h);
+    table(h);
+    table(h);
+    expect(existsSync(viewFile(h, 'pi'))).toBe(true);
+    return h;
+  }
+
+  it('masks a secret in a kept title as a listing made afresh does', () => {
+    // A kept line marked as holding a hint makes the whole table as before, masked as a whole.
+    const token = 'ghp_' + 'R8kq2ZtXw4Yb'.repeat(3);
+    const h = piNamed(`push with ${token} tonight`, 'tidy the password docs');
+    const r = h.run(['sessions', '--global']);
+    expect(r.stdout).toContain('push with [masked:github-token] tonight');
+    expect(r.stdout).not.toContain(token.slice(0, 12));
+    expect(r.stderr).toContain('masked 1 secret (github-token)');
+    expect(r.stdout).toBe(freshTable(h, ['--global']));
+    expect(h.run(['sessions', '--global', '--reveal']).stdout).toContain(token);
+  });
+
+  it('masks a secret that spans two kept cells, a cwd ending in a name and a title that gives it a value', () => {
+    // `…/token  = hunter2-rotate-me`: neither cell holds a hint alone; the printed line does.
+    const h = piNamed('push tonight', '= hunter2-rotate-me');
+    const r = h.run(['sessions', '--global']);
+    expect(r.stdout).toContain('[masked:assignment]');
+    expect(r.stdout).not.toContain('hunter2');
+    expect(r.stderr).toContain('masked 1 secret (assignment)');
+    expect(r.stdout).toBe(freshTable(h, ['--global']));
+    expect(h.run(['sessions', '--global', '--reveal']).stdout).toContain('hunter2');
+  });
+});
