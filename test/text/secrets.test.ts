@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { isSecretName, maskSecrets, SecretTally } from '../../src/text/secrets.js';
+import { isSecretName, maskSecrets, mayHoldSecret, mayHoldSecretAcross, SecretTally } from '../../src/text/secrets.js';
 
 const corpus = join(import.meta.dirname, '..', '..', 'fixtures', 'secrets');
 type SecretCase = { kind: string; text: string; secret: string };
@@ -87,5 +87,28 @@ describe('maskSecrets on genuine transcripts', () => {
       return r.count > 0 ? [`${f}: ${r.kinds.join(', ')}`] : [];
     });
     expect(masked).toEqual([]);
+  });
+});
+
+describe('the assignment hint, written without the i flag', () => {
+  // The hint as it was written before, with the i flag: the test holds both to the same texts,
+  // including characters outside ASCII that case-fold to ASCII letters (ſ → S, K Kelvin → k,
+  // ı → I, İ → i), which neither may take for the letter.
+  const withFlag = /(?:pass|pwd|secret|token|key|pat)[A-Za-z0-9_.-]*["']?[ \t]*[=:]/i;
+  const headWithFlag = /(?:pass|pwd|secret|token|key|pat)[A-Za-z0-9_.-]*["']?[ \t]*$/i;
+  const words = ['pass', 'PASS', 'PassWord', 'pWd', 'Secret', 'SECRET_KEY', 'tOkEn', 'KEY', 'api_key', 'Pat', 'ſecret', 'ſeCret', '\u212Aey', 'toKen\u212A', 'pa\u017Fs', 'token\u0131', 'toke\u0130n', 'passé', 'ñpass', 'pwd"', "key'", 'keys.2', 'pa ss', 'pas'];
+  const ends = ['=1', ' = v', '\t:x', ': v', '==', '', ' ', '"=', "':"];
+  const texts = words.flatMap((w) => ends.map((e) => `${w}${e}`));
+
+  it.each(texts.map((t) => [JSON.stringify(t), t] as const))('%s: the same answer as the i-flag hint', (_name, text) => {
+    // None of these texts holds a rule's hint, so mayHoldSecret answers for the assignment hint alone.
+    expect(mayHoldSecret(text)).toBe(withFlag.test(text));
+    expect(mayHoldSecretAcross(text, '= 1')).toBe(headWithFlag.test(text));
+  });
+
+  it('a hinted assignment is still masked, in any case of its name', () => {
+    for (const name of ['DB_PASSWORD', 'db_password', 'Db_Password', 'API_TOKEN', 'apiKey']) {
+      expect(maskSecrets(`${name}=s3cr3t-Value-4242`).text).toBe(`${name}=[masked:assignment]`);
+    }
   });
 });
