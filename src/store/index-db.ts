@@ -18,6 +18,7 @@ import { KeySet, keyToken } from './grams.js';
 import { decodeRecords, RECORD_KINDS, recordsFirstUnit, type RecordList } from './record-chunks.js';
 import type { SessionChange } from '../memory/types.js';
 import { LeadPostings } from './lead-postings.js';
+import { chooseLeadTerms, ENTRY_INTS, LEAD_TERMS, LEAD_TERMS_BATCHES, LEAD_TERMS_META, LeadTermCounter, LITTLE_ENDIAN, type LeadSource } from './lead-terms.js';
 import type { BrotliOptions } from 'node:zlib';
 import { zlib } from './lazy-zlib.js';
 
@@ -26,7 +27,7 @@ const brotliCompressAsync = (data: Buffer, opts: BrotliOptions): Promise<Buffer>
 import { isCorruptionError, isUnwritableError, openDb, openMemoryDb, type Db } from '../session/sqlite.js';
 
 /** Bump when what is stored per unit changes: the index is then rebuilt from the sources. */
-export const PARSER_VERSION = '16';
+export const PARSER_VERSION = '17';
 
 /** Meta keys of the file stamps kept per source (saveStamps): `stamps:<source>`. */
 const STAMPS = 'stamps:';
@@ -117,6 +118,11 @@ CREATE TABLE IF NOT EXISTS leads (
   folded BLOB NOT NULL
 );
 CREATE INDEX IF NOT EXISTS leads_count ON leads (nlead);
+-- For each of the index's most common lead terms (meta lead_terms), the lead parts holding it
+-- and how often, as lead-terms.ts lists them: one row per term and write (batch: the first chunk
+-- it summarised), entries of chunks deleted since skipped by search (their gram rows are gone)
+-- and dropped when the rows of a term are merged.
+CREATE TABLE IF NOT EXISTS lead_terms (term TEXT NOT NULL, batch INTEGER NOT NULL, entries BLOB NOT NULL, PRIMARY KEY (term, batch)) WITHOUT ROWID;
 CREATE VIRTUAL TABLE IF NOT EXISTS grams USING fts5 (keys, content='', contentless_delete=1, detail=none, tokenize='ascii');
 `;
 
@@ -512,6 +518,9 @@ export type LeadCache = { leads: CachedLead[]; leadOf: Map<number, number>; sour
 /** The meta key holding the id the next chunk written gets: ids only grow, so one is never reused. */
 const NEXT_CHUNK = 'next_chunk';
 
+/** Lead characters kept for listing the common terms at the end of a first build at most (see `unlisted`). */
+const MAX_UNLISTED_CHARS = 64 * 1024 * 1024;
+
 /** Lead characters a long-lived process keeps decoded at most (about twice as many bytes). */
 const MAX_CACHED_LEAD_CHARS = 32 * 1024 * 1024;
 
@@ -528,6 +537,16 @@ export class IndexDb {
   private stampTriggers = false;
   /** Gram rows held back until the end of the current write (see `writing`). */
   private deferredGrams: [number, string][] | undefined;
+  /** The listed lead terms' counter (null: no term is listed yet), made at the first lead written. */
+  private termCounter: LeadTermCounter | null | undefined;
+  /** Leads written by the current write. */
+  private leadsWritten: LeadSource[] = [];
+  /**
+   * Leads written by this connection while no term is listed, kept for choosing and listing the
+   * terms at the end of the sync (reading them back was a third of that); undefined once too many.
+   */
+  private unlisted: LeadSource[] | undefined = [];
+  private unlistedChars = 0;
 
   constructor(
     readonly db: Db,
@@ -693,6 +712,8 @@ export class IndexDb {
   /** Writes packed chunks (and their units) into a session. */
   writePacked(session: number, chunks: PackedChunk[]): void {
     if (chunks.length === 0) return;
+    // A lead and its terms' lists are written together, or neither is.
+    if (!this.db.inTransaction) return this.transaction(() => this.writePacked(session, chunks));
     // Ids only grow within a session's lifetime and are never shared: a chunk's units are
     // consecutive ids, deleted only together with the chunk.
     // Never an id a deleted chunk had (NEXT_CHUNK): a process keeping the leads tells new chunks by their ids.
@@ -712,13 +733,130 @@ export class IndexDb {
         for (const d of c.docs) units.add(unitId++, session, d.index, d.at, d.atText, d.cwd, d.status, d.title, d.complete, d.hash, chunkId);
         insertChunk.run(chunkId, session, c.lo, first, c.nparts, c.nchars, c.parts, c.data, null);
       }
-      if (c.lead) insertLead.run(chunkId, session, first, c.lead.n, c.lead.dir, c.lead.text);
+      if (c.lead) {
+        insertLead.run(chunkId, session, first, c.lead.n, c.lead.dir, c.lead.text);
+        this.listLeadTerms({ chunk: chunkId, session, firstUnit: first, dir: c.lead.dir, text: c.lead.text });
+      }
       if (this.deferredGrams) this.deferredGrams.push([chunkId, c.keys]);
       else insertGrams.run(chunkId, c.keys);
       chunkId++;
     }
     units.finish();
     this.setMeta(NEXT_CHUNK, String(chunkId));
+    if (!this.deferredGrams) this.writeLeadTerms();
+  }
+
+  /** The terms listed (lead-terms.ts), or undefined when none is. */
+  leadTerms(): string[] | undefined {
+    const value = this.meta(LEAD_TERMS_META);
+    return value === undefined ? undefined : (JSON.parse(value) as string[]);
+  }
+
+  /** Counts the listed terms in a lead just written (the lists are written at the end of the write). */
+  private listLeadTerms(lead: LeadSource): void {
+    if (this.termCounter === undefined) {
+      const terms = this.leadTerms();
+      this.termCounter = terms ? new LeadTermCounter(terms) : null;
+    }
+    this.leadsWritten.push(lead);
+    if (this.termCounter && this.termCounter.terms.length > 0) this.termCounter.add(lead, recordsFirstUnit(lead.chunk));
+  }
+
+  /** The leads of the index (ascending chunk), from those this connection wrote where they are still there. */
+  private allLeadSources(): LeadSource[] {
+    const live = this.stmt('SELECT chunk FROM leads INDEXED BY leads_count').pluck().all() as number[];
+    const mine = new Map<number, LeadSource>();
+    for (const lead of this.unlisted ?? []) mine.set(lead.chunk, lead);
+    const missing = live.filter((c) => !mine.has(c));
+    const read = missing.length === 0 ? [] : (this.stmt('SELECT chunk, session, first_unit, dir, text FROM leads WHERE chunk IN (SELECT value FROM json_each(?))').raw(true).all(JSON.stringify(missing)) as [number, number, number, Buffer, string][]);
+    for (const [chunk, session, firstUnit, dir, text] of read) mine.set(chunk, { chunk, session, firstUnit, dir, text });
+    return live.sort((a, b) => a - b).map((c) => mine.get(c)!);
+  }
+
+  /**
+   * Once the index holds LEAD_TERMS.minLeads leads and no term is listed yet, chooses the terms
+   * from its leads and lists them in all of them; called at the end of a sync, so the terms are
+   * chosen from every source's leads (a first build writes them source by source). Listing is a
+   * cache like the rest: a write that fails here leaves none.
+   */
+  listCommonLeadTerms(): void {
+    if (!LITTLE_ENDIAN || this.meta(LEAD_TERMS_META) !== undefined) return;
+    if ((this.stmt('SELECT count(*) FROM leads INDEXED BY leads_count').pluck().get() as number) < LEAD_TERMS.minLeads) return;
+    try {
+      this.transaction(() => {
+        if (this.meta(LEAD_TERMS_META) !== undefined) return; // another process listed them meanwhile
+        const all = this.allLeadSources();
+        this.unlisted = undefined;
+        const terms = chooseLeadTerms(all);
+        const counter = new LeadTermCounter(terms);
+        for (const lead of all) counter.add(lead, recordsFirstUnit(lead.chunk));
+        if (counter.broken) {
+          this.setMeta(LEAD_TERMS_META, '[]');
+          return;
+        }
+        this.setMeta(LEAD_TERMS_META, JSON.stringify(terms));
+        if (all.length > 0) this.insertLeadTerms(counter, all[0]!.chunk);
+      });
+    } catch {
+      // nothing was written: searches read the leads, and the next sync tries again
+    }
+  }
+
+  /** Writes the lists of the leads this write wrote. A term's lists are merged once there are LEAD_TERMS.maxBatches of them. */
+  private writeLeadTerms(): void {
+    const written = this.leadsWritten;
+    const counter = this.termCounter;
+    this.leadsWritten = [];
+    // Made again from the meta row at the next write: a write rolled back may have chosen terms the index does not hold.
+    this.termCounter = undefined;
+    if (written.length === 0 || counter === undefined) return;
+    if (counter === null && this.unlisted) {
+      for (const lead of written) {
+        this.unlisted.push(lead);
+        this.unlistedChars += lead.text.length;
+      }
+      if (this.unlistedChars > MAX_UNLISTED_CHARS) this.unlisted = undefined;
+    }
+    let batch = written[0]!.chunk;
+    for (const l of written) batch = Math.min(batch, l.chunk);
+    if (counter?.broken) {
+      // A lead whose first unit an entry cannot hold: no term is listed, for good (never met: ids stay far below 2^31).
+      this.stmt('DELETE FROM lead_terms').run();
+      this.setMeta(LEAD_TERMS_META, '[]');
+      return;
+    }
+    if (counter === null || counter.added === 0) return;
+    this.insertLeadTerms(counter, batch);
+  }
+
+  private insertLeadTerms(counter: LeadTermCounter, batch: number): void {
+    const insert = this.stmt('INSERT INTO lead_terms (term, batch, entries) VALUES (?, ?, ?)');
+    for (const [term, entries] of counter.take()) insert.run(term, batch, entries);
+    const batches = Number(this.meta(LEAD_TERMS_BATCHES) ?? 0) + 1;
+    if (batches < LEAD_TERMS.maxBatches) {
+      this.setMeta(LEAD_TERMS_BATCHES, String(batches));
+      return;
+    }
+    this.mergeLeadTerms();
+    this.setMeta(LEAD_TERMS_BATCHES, '0');
+  }
+
+  /** Each term's rows made one, without the entries of chunks no longer there. */
+  private mergeLeadTerms(): void {
+    const live = new Set(this.stmt('SELECT chunk FROM leads INDEXED BY leads_count').pluck().all() as number[]);
+    const terms = this.stmt('SELECT DISTINCT term FROM lead_terms').pluck().all() as string[];
+    const rows = this.stmt('SELECT entries FROM lead_terms WHERE term = ? ORDER BY batch').pluck();
+    for (const term of terms) {
+      const kept: number[] = [];
+      for (const entries of rows.all(term) as Buffer[]) {
+        const ints = new Int32Array(entries.buffer.slice(entries.byteOffset, entries.byteOffset + entries.byteLength));
+        for (let e = 0; e < ints.length; e += ENTRY_INTS) if (live.has(ints[e]!)) for (let k = 0; k < ENTRY_INTS; k++) kept.push(ints[e + k]!);
+      }
+      this.stmt('DELETE FROM lead_terms WHERE term = ?').run(term);
+      if (kept.length === 0) continue;
+      const ints = Int32Array.from(kept);
+      this.stmt('INSERT INTO lead_terms (term, batch, entries) VALUES (?, ?, ?)').run(term, ints[0]!, Buffer.from(ints.buffer));
+    }
   }
 
   /**
@@ -734,9 +872,13 @@ export class IndexDb {
         const out = fn();
         const insertGrams = this.stmt('INSERT INTO grams (rowid, keys) VALUES (?, ?)');
         for (const [id, keys] of this.deferredGrams) insertGrams.run(id, keys);
+        this.writeLeadTerms();
         return out;
       } finally {
         this.deferredGrams = undefined;
+        // A write that failed wrote none of what was counted for it.
+        this.termCounter = undefined;
+        this.leadsWritten = [];
       }
     });
   }

@@ -22,6 +22,8 @@ import type { IndexDb, PartDir, StoredPart } from './index-db.js';
 import { decodeLeadDir, LEAD_KINDS } from './index-db.js';
 import { PART_WEIGHT } from './docs.js';
 import { emptyLeadUnits, MAX_MASK_TERMS, popcount, type LeadUnits } from './lead-postings.js';
+import { ENTRY_INTS } from './lead-terms.js';
+import { recordsFirstUnit } from './record-chunks.js';
 
 /** One SAFE code unit: ASCII but NUL, CJK punctuation, kana, CJK ideographs, hangul syllables. */
 export function isSafeCode(c: number): boolean {
@@ -394,4 +396,117 @@ export class LeadBytes {
     }
     return true;
   }
+}
+
+/** A lead read from its row when a hit shown is cut from it (the lists hold no text). */
+export class StoredLead {
+  private row: { dir: PartDir[]; text: string } | undefined;
+
+  constructor(
+    private readonly index: IndexDb,
+    readonly chunk: number,
+    readonly firstUnit: number,
+  ) {}
+
+  private read(): { dir: PartDir[]; text: string } {
+    if (this.row) return this.row;
+    const [dir, text] = this.index.stmt('SELECT dir, text FROM leads WHERE chunk = ?').raw(true).get(this.chunk) as [Buffer, string];
+    return (this.row = { dir: decodeLeadDir(dir), text });
+  }
+
+  get dir(): PartDir[] {
+    return this.read().dir;
+  }
+
+  get text(): string {
+    return this.read().text;
+  }
+}
+
+/**
+ * The units whose lead parts hold `terms` (lower-cased), as LeadBytes.units gives them, from the
+ * lists of the index's common lead terms (lead-terms.ts) instead of the leads: undefined unless
+ * every term is listed. `visible`: whether a chunk's lead is read (its gram keys hold one of the
+ * terms; a chunk deleted since its entries were written has none); `wantsSession`: whether the
+ * target holds a session (every one when undefined).
+ */
+export function listedUnits(index: IndexDb, terms: readonly string[], kinds: ReadonlySet<string> | undefined, maxTf: number, visible: (chunk: number) => boolean, wantsSession?: (session: number) => boolean): LeadUnits | undefined {
+  const nterms = terms.length;
+  if (nterms === 0 || nterms > MAX_MASK_TERMS || new Set(terms).size !== nterms) return undefined;
+  const listed = index.leadTerms();
+  if (!listed || !terms.every((t) => listed.includes(t))) return undefined;
+  const read = index.stmt("SELECT CAST(group_concat(entries, '') AS BLOB) FROM lead_terms WHERE term = ?").pluck();
+  const searched = Uint8Array.from(LEAD_KINDS, (k) => (!kinds || kinds.has(k) ? 1 : 0));
+  // Per term, its entries (ENTRY_INTS int32s each) that a search sees, in chunk, unit and part order.
+  const lists: Int32Array[] = [];
+  let total = 0;
+  for (const term of terms) {
+    const bytes = read.get(term) as Buffer | null;
+    const all = bytes ? new Int32Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength)) : new Int32Array(0);
+    let kept = 0;
+    for (let e = 0; e < all.length; e += ENTRY_INTS) {
+      if (!visible(all[e]!) || searched[all[e + 6]! >>> 8] === 0 || (wantsSession && !wantsSession(all[e + 1]!))) continue;
+      if (kept !== e) all.copyWithin(kept, e, e + ENTRY_INTS);
+      // The order the leads are read in (by chunk) and a lead lists its parts in: the merge below depends on it.
+      if (kept > 0 && compareEntries(all, kept - ENTRY_INTS, all, kept) >= 0) return undefined;
+      kept += ENTRY_INTS;
+    }
+    lists.push(all.subarray(0, kept));
+    total += kept / ENTRY_INTS;
+  }
+  // The parts holding any term: the lists merged, a row per part.
+  const out = emptyLeadUnits(total, nterms);
+  const at = new Int32Array(nterms);
+  const leads = new Map<number, StoredLead>();
+  let rows = 0;
+  let u = -1;
+  let lastChunk = -1;
+  let lastOrdinal = -1;
+  for (;;) {
+    let best = -1;
+    for (let t = 0; t < nterms; t++) {
+      if (at[t]! >= lists[t]!.length) continue;
+      if (best < 0 || compareEntries(lists[t]!, at[t]!, lists[best]!, at[best]!) < 0) best = t;
+    }
+    if (best < 0) break;
+    const head = lists[best]!;
+    const e = at[best]!;
+    const chunk = head[e]!;
+    const ordinal = head[e + 3]!;
+    if (chunk !== lastChunk || ordinal !== lastOrdinal) {
+      u++;
+      const firstUnit = head[e + 2] === -1 ? recordsFirstUnit(chunk) : head[e + 2]!;
+      let lead = leads.get(chunk);
+      if (!lead) leads.set(chunk, (lead = new StoredLead(index, chunk, firstUnit)));
+      out.uid[u] = firstUnit + ordinal;
+      out.chunk[u] = chunk;
+      out.start[u] = rows;
+      out.lead.push(lead);
+      lastChunk = chunk;
+      lastOrdinal = ordinal;
+    }
+    const r = rows++;
+    let mask = out.mask[u]!;
+    for (let t = best; t < nterms; t++) {
+      const list = lists[t]!;
+      const k = at[t]!;
+      if (k >= list.length || compareEntries(list, k, head, e) !== 0) continue;
+      out.tf[r * nterms + t] = Math.min(list[k + 6]! & 0xff, maxTf);
+      mask |= 1 << t;
+      at[t] = k + ENTRY_INTS;
+    }
+    out.mask[u] = mask;
+    out.n[r] = head[e + 4]!;
+    out.length[r] = head[e + 5]!;
+    out.weight[r] = LEAD_KIND_WEIGHT[head[e + 6]! >>> 8]!;
+  }
+  out.count = u + 1;
+  out.start[u + 1] = rows;
+  for (let k = 0; k <= u; k++) out.held[k] = popcount(out.mask[k]!);
+  return out;
+}
+
+/** Entries in the order a lead's parts are read: by chunk, unit ordinal, then n. */
+function compareEntries(a: Int32Array, i: number, b: Int32Array, j: number): number {
+  return a[i]! - b[j]! || a[i + 3]! - b[j + 3]! || a[i + 4]! - b[j + 4]!;
 }

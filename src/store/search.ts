@@ -14,7 +14,7 @@ import { hasTerms, queryTerms, snippet, type QueryTerms } from './query.js';
 import { PART_WEIGHT, type StatusName } from './docs.js';
 import { termKeys } from './grams.js';
 import { MAX_MASK_TERMS, popcount, type LeadUnits } from './lead-postings.js';
-import { bytesCountable, LazyLead, LeadBytes } from './lead-bytes.js';
+import { bytesCountable, LazyLead, LeadBytes, listedUnits } from './lead-bytes.js';
 import { chunkOfRecord, decodeRecords, isRecordUnit, RECORD_KINDS, recordMeta, type RecordList } from './record-chunks.js';
 
 export type SearchField = 'content' | 'command' | 'output' | 'input' | 'title';
@@ -1060,7 +1060,15 @@ function coverageLevels(req: SearchRequest, terms: number, level: (held: number,
  * Whether a process that does not keep the leads reads them as bytes (lead-bytes.ts), how often
  * it did, and how often a search was ranked from them alone (LeadRanker) or read on (for tests).
  */
-export const leadBytesPath = { enabled: true, used: 0, ranked: 0, readOn: 0 };
+export const leadBytesPath = { enabled: true, listed: true, used: 0, fromLists: 0, ranked: 0, readOn: 0 };
+
+/** Whether a target holds a session (by its row id), as sourceFilter says in SQL; undefined for every target. */
+function sessionTest(index: IndexDb, target: string): ((session: number) => boolean) | undefined {
+  if (target === 'all') return undefined;
+  const wanted = sourceTest(target);
+  const sourceOf = new Map(index.stmt('SELECT id, source FROM sessions').raw(true).all() as [number, string][]);
+  return (session) => wanted(sourceOf.get(session));
+}
 
 /** How often the server's searches were ranked from the leads' postings alone, and how often they went on to read chunks (for tests). */
 export const leadRankStats = { ranked: 0, readOn: 0 };
@@ -1139,7 +1147,17 @@ class LeadRanker {
    * target when a term has none). A level it cannot answer reads them again, as TermScan.
    */
   static ofBytes(index: IndexDb, req: SearchRequest, lowered: string[], kinds: Set<string> | undefined, keyed: KeyedChunks, rank: Ranking, chunks: Map<number, StoredChunk | undefined>): LeadRanker | undefined {
-    if (!leadBytesPath.enabled || lowered.length > MAX_MASK_TERMS || !bytesCountable(lowered)) return undefined;
+    if (!leadBytesPath.enabled || lowered.length > MAX_MASK_TERMS) return undefined;
+    // The lists of the index's common lead terms, when every term has one and keys: the leads they were counted from are left unread.
+    if (leadBytesPath.listed && keyed.unkeyed === 0) {
+      const masks = keyed.masks();
+      const units = listedUnits(index, lowered, kinds, MAX_TF, (chunk) => masks.get(chunk) !== 0, sessionTest(index, req.target));
+      if (units) {
+        leadBytesPath.fromLists++;
+        return new LeadRanker(index, req, units, keyed, rank, chunks);
+      }
+    }
+    if (!bytesCountable(lowered)) return undefined;
     const src = sourceFilter(req.target);
     let sql = `SELECT ${LeadBytes.columns(lowered)} FROM leads c JOIN sessions s ON s.id = c.session WHERE ${src.sql}`;
     const params: unknown[] = [...src.params];

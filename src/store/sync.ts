@@ -562,6 +562,7 @@ export async function syncIndex(index: IndexDb, env: NodeJS.ProcessEnv, progress
     progress.total(all);
     helpers.listed(plans, plans.reduce((n, p) => (storesRecords(p.source.name) ? n : n + p.plan.sessions.length), 0));
     await applyPlans(index, plans, stats, progress, helpers);
+    if (stats.unitsWritten > 0) index.listCommonLeadTerms();
   } finally {
     helpers?.stop();
     for (const { plan } of plans) plan.close?.();
