@@ -43,6 +43,9 @@ export const ENTRY_INTS = 7;
 /** Occurrences an entry keeps at most (a search caps them lower). */
 const MAX_COUNT = 255;
 
+/** A code unit with A–Z lower-cased. */
+const fold = (c: number): number => (c >= 65 && c <= 90 ? c | 32 : c);
+
 /** ASCII letters, digits and `_`: the characters of a word a term may be chosen from. */
 const isAsciiWordCode = (c: number): boolean => (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c === 95;
 /** CJK ideographs, kana and hangul: a two-character run of them may be chosen. */
@@ -74,16 +77,17 @@ export function chooseLeadTerms(leads: readonly { text: string }[]): string[] {
   let sampled = 0;
   for (let i = 0; i < leads.length; i += step) {
     sampled++;
-    const lower = leads[i]!.text.toLowerCase();
+    // Read with A–Z folded rather than lower-cased: lower-casing a text beyond Latin-1 goes through ICU.
+    const text = leads[i]!.text;
     const seen = new Set<string>();
-    for (let at = 0; at < lower.length; ) {
-      const c = lower.charCodeAt(at);
+    for (let at = 0; at < text.length; ) {
+      const c = fold(text.charCodeAt(at));
       if (isAsciiWordCode(c)) {
         const start = at;
-        while (at < lower.length && isAsciiWordCode(lower.charCodeAt(at))) at++;
-        if (at - start >= 3) seen.add(lower.slice(start, at));
+        while (at < text.length && isAsciiWordCode(fold(text.charCodeAt(at)))) at++;
+        if (at - start >= 3) seen.add(text.slice(start, at).toLowerCase());
       } else if (isCjkCode(c)) {
-        if (at + 1 < lower.length && isCjkCode(lower.charCodeAt(at + 1))) seen.add(lower.slice(at, at + 2));
+        if (at + 1 < text.length && isCjkCode(text.charCodeAt(at + 1))) seen.add(text.slice(at, at + 2));
         at++;
       } else at++;
     }
