@@ -16,7 +16,7 @@ export const LEAD_TERMS = {
   /** The terms are chosen once the index holds this many leads. */
   minLeads: 256,
   /** Words listed at most, and pairs of CJK characters (apart: neither script's common terms crowd out the other's). */
-  maxWords: 64,
+  maxWords: 128,
   maxPairs: 32,
   /** A term is listed when at least this share of the leads sampled hold it: rarer ones are cheap to count from their leads. */
   share: 1 / 8,
