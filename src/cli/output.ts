@@ -83,6 +83,11 @@ export function localTime(iso: string | null | undefined, missing = '-'): string
   if (!iso) return missing;
   const d = new Date(iso);
   if (Number.isNaN(d.getTime())) return iso.slice(0, 16);
+  return localTimeOf(d);
+}
+
+/** localTime of a time already parsed. */
+export function localTimeOf(d: Date): string {
   const p = (twoDigits ??= Array.from({ length: 60 }, (_, n) => String(n).padStart(2, '0')));
   return `${d.getFullYear()}-${p[d.getMonth() + 1]}-${p[d.getDate()]} ${p[d.getHours()]}:${p[d.getMinutes()]}`;
 }

@@ -204,11 +204,12 @@ async function listedWithTurns(provider: Provider, opts: ListOptions & { limit?:
  */
 export async function viewWithTurns(provider: Provider, env: NodeJS.ProcessEnv, view: ListingView): Promise<{ view: string; made?: true } | { sessions: SessionInfo[] }> {
   const inputs = provider.listingInputs?.(env);
-  if (inputs) {
-    const shown = keptView(provider.name, env, listingKey(inputs), view.name, view.key);
-    if (shown !== undefined) return { view: shown };
-  }
-  const { sessions, snapshot } = await listedWithTurns(provider, { env, cwd: '/', global: true });
+  // Global: the workspace (cwd) is not asked.
+  const opts = { env, cwd: '/', global: true };
+  if (!inputs) return { sessions: await listWithTurns(provider, opts) };
+  const shown = keptView(provider.name, env, listingKey(inputs), view.name, view.key);
+  if (shown !== undefined) return { view: shown };
+  const { sessions, snapshot } = await listedWithTurns(provider, opts);
   const text = view.render(sessions);
   if (text === undefined) return { sessions };
   if (snapshot) keepView(provider.name, env, snapshot, view.name, view.key, text);

@@ -198,28 +198,30 @@ const viewHeader = (key: string, viewKey: string): string => asciiJson([VIEW_VER
 export function keptView(provider: string, env: NodeJS.ProcessEnv, key: string, name: string, viewKey: string): string | undefined {
   const path = viewFile(provider, name, env);
   if (!existsSync(path)) return undefined;
-  let text: string;
+  let bytes: Buffer;
   try {
-    text = readFileSync(path, 'utf8');
+    bytes = readFileSync(path);
   } catch {
     return undefined;
   }
+  // The first three lines are ASCII (asciiJson): read as Latin-1 they are one-byte strings, as
+  // the paths given to stat are, even when a title of the view makes the view a two-byte string.
   const header = viewHeader(key, viewKey);
   const pathsAt = header.length + 1;
-  if (!text.startsWith(header) || text.charCodeAt(header.length) !== 10) return undefined;
-  const numbersAt = text.indexOf('\n', pathsAt) + 1;
-  const viewAt = numbersAt === 0 ? 0 : text.indexOf('\n', numbersAt) + 1;
+  if (bytes[header.length] !== 10 || bytes.toString('latin1', 0, header.length) !== header) return undefined;
+  const numbersAt = bytes.indexOf(10, pathsAt) + 1;
+  const viewAt = numbersAt === 0 ? 0 : bytes.indexOf(10, numbersAt) + 1;
   if (viewAt === 0) return undefined;
   let paths: unknown;
   let numbers: unknown;
   try {
-    paths = JSON.parse(text.slice(pathsAt, numbersAt - 1));
-    numbers = JSON.parse(text.slice(numbersAt, viewAt - 1));
+    paths = JSON.parse(bytes.toString('latin1', pathsAt, numbersAt - 1));
+    numbers = JSON.parse(bytes.toString('latin1', numbersAt, viewAt - 1));
   } catch {
     return undefined;
   }
   if (!Array.isArray(paths) || !Array.isArray(numbers) || numbers.length !== paths.length * 2) return undefined;
-  return pathsUnchanged(paths as string[], numbers as number[]) ? text.slice(viewAt) : undefined;
+  return pathsUnchanged(paths as string[], numbers as number[]) ? bytes.toString('utf8', viewAt) : undefined;
 }
 
 /** True when every path still has its mtime and size code (-1, -1: still missing). */

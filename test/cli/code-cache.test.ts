@@ -66,6 +66,18 @@ describe('code cache', () => {
     expect(readFileSync(cacheFile('search')).equals(written), 'an accepted cache is not rewritten').toBe(true);
   });
 
+  it('a warm `sessions --global` writes the cache, the run that kept its listings does not', () => {
+    // The first run lists every agent afresh and keeps its listing and table (none are installed
+    // here: kept empty); the second answers from what was kept, the path every later run takes.
+    const first = run('sessions', '--global');
+    expect(first.code, first.stderr).toBe(0);
+    expect(first.stdout).toContain('terminal');
+    expect(existsSync(cacheFile('sessions')), 'the listing run wrote no cache').toBe(false);
+    const second = run('sessions', '--global');
+    expect(second).toEqual(first);
+    expect(existsSync(cacheFile('sessions')), 'the warm run wrote one').toBe(true);
+  });
+
   it('a command without a cache of its own starts from the seed the build made, and still writes its own', () => {
     // scripts/build.mjs seeds each bundle's cache with its outer code: V8 must accept it for the bundle as built.
     const seed = join(pkg, 'dist', '.cache', `${process.version}-${process.arch}-sivtr.seed.v8`);

@@ -3,7 +3,7 @@
 import { SivtrError } from '../../errors.js';
 import { home } from '../../files.js';
 import type { ListingView, ListOptions, SessionInfo, Source } from '../../memory/types.js';
-import { cutFlat, flatLine, lineMayHoldSecret, localTime, note, outJson, outTable, pathShortener, revealing, shortPath, table, vettedLines, warn } from '../output.js';
+import { cutFlat, flatLine, lineMayHoldSecret, localTime, localTimeOf, note, outJson, outTable, pathShortener, revealing, shortPath, vettedLines, warn } from '../output.js';
 import { writeTo } from '../stdio.js';
 import { requireSourceName } from '../source-name.js';
 import { allSources, getSource } from '../../memory/sources.js';
@@ -60,20 +60,23 @@ const HEADER = ['ID', 'SOURCE', 'LAST ACTIVITY', 'TURNS', 'CWD', 'TITLE'];
 const idCell = (s: SessionInfo): string => (s.parent !== undefined ? `↳ ${s.displayId}` : s.displayId);
 const turnsCell = (s: SessionInfo): string => (s.units === undefined ? '-' : String(s.units));
 
-/** One line of the table, and the time it is ordered by. */
-type Row = { at: string; cells: string[] };
+/** One line of the table (its cells, TITLE cut), and the time it is ordered by. */
+type Row = { at: string; id: string; source: string; time: string; turns: string; cwd: string; title: string };
 
 // --- the table from kept views -----------------------------------------------------------------
-// A source that keeps its listing (Claude Code, Codex, Pi) keeps this table's cells with it, one
-// line per session: its time as listed, ID, TURNS, CWD and cut TITLE cells, and a mark when the
-// line may hold a hint of a secret (its cells tested as outTable tests a line, the title whole).
-// LAST ACTIVITY is made at every print (it is local time), and its hint is the same in every
-// time zone: a parsed time prints as digits, '-', ':' and a space, which no hint matches, and
-// one that is not parsed prints as its own text. A warm `--global` table then makes no session
-// object and tests no cell for secrets: ~35 K instructions a session at 1,000 sessions went to
-// the test alone (callgrind). With a hint anywhere, the table is made as before, masked as a whole.
+// A source that keeps its listing (Claude Code, Codex, Pi) keeps this table's cells with it: a
+// line of every session's time in ms (JSON, null when not a time), then six tab-separated
+// fields a session (no cell holds a tab; a listing with one keeps no view): its time as listed,
+// ID, TURNS, CWD and cut TITLE cells, and a mark when the line may hold a hint of a secret (its
+// cells tested as outTable tests a line, the title whole). LAST ACTIVITY is made at every print
+// (it is local time), and its hint is the same in every time zone: a parsed time prints as
+// digits, '-', ':' and a space, which no hint matches, and one that is not parsed prints as its
+// own text. A warm `--global` table then makes no session object, parses no time and tests no
+// cell for secrets: ~35 K instructions a session at 1,000 sessions went to the test alone
+// (callgrind). With a hint anywhere, the table is made as before, masked as a whole.
 
-const VIEW_FORMAT = 1;
+const VIEW_FORMAT = 2;
+const FIELDS = 6;
 
 function tableView(): ListingView {
   const short = pathShortener();
@@ -82,30 +85,42 @@ function tableView(): ListingView {
     // The CWD cells depend on the home folder (`~`), the TITLE cells on the width.
     key: JSON.stringify([VIEW_FORMAT, home(process.env), TITLE_WIDTH]),
     render(sessions) {
-      const lines: string[] = [];
+      const times: number[] = [];
+      const fields: string[] = [];
       for (const s of sessions) {
         const title = flatLine(s.title ?? '');
         const cells = [idCell(s), s.source, localTime(s.updatedAt), turnsCell(s), short(s.cwd), title];
         const kept = [s.updatedAt ?? '', cells[0]!, cells[3]!, cells[4]!, cutFlat(title, TITLE_WIDTH), lineMayHoldSecret(cells) ? '!' : ''];
-        // A tab or line break inside a cell (a strange cwd or id) would break the line: such a listing keeps no view.
-        for (const f of kept) if (f.includes('\t') || f.includes('\n')) return undefined;
-        lines.push(kept.join('\t'));
+        for (const f of kept) if (f.includes('\t')) return undefined;
+        // JSON writes NaN (no time, or not one) as null.
+        times.push(s.updatedAt ? Date.parse(s.updatedAt) : NaN);
+        fields.push(...kept);
       }
-      return lines.join('\n');
+      return `${JSON.stringify(times)}\n${fields.join('\t')}`;
     },
   };
 }
 
 /** The rows a kept view holds, at most `limit`, and whether one may hold a hint of a secret. */
 function viewRows(text: string, source: string, limit: number, into: Row[]): boolean {
-  if (text === '') return false;
+  const cut = text.indexOf('\n');
+  const times = JSON.parse(text.slice(0, cut)) as (number | null)[];
+  if (times.length === 0) return false;
+  const f = text.slice(cut + 1).split('\t');
+  const n = Math.min(times.length, limit);
+  const date = new Date(0);
   let hint = false;
-  const lines = text.split('\n');
-  const n = Math.min(lines.length, limit);
-  for (let i = 0; i < n; i++) {
-    const f = lines[i]!.split('\t');
-    into.push({ at: f[0]!, cells: [f[1]!, source, localTime(f[0]), f[2]!, f[3]!, f[4]!] });
-    if (f[5] !== '') hint = true;
+  for (let i = 0, k = 0; i < n; i++, k += FIELDS) {
+    const t = times[i];
+    const at = f[k]!;
+    let time: string;
+    if (t === null || t === undefined) time = localTime(at);
+    else {
+      date.setTime(t);
+      time = localTimeOf(date);
+    }
+    into.push({ at, id: f[k + 1]!, source, time, turns: f[k + 2]!, cwd: f[k + 3]!, title: f[k + 4]! });
+    if (f[k + 5] !== '') hint = true;
   }
   return hint;
 }
@@ -118,13 +133,41 @@ function liveRows(sessions: readonly SessionInfo[], into: Row[]): boolean {
     const title = flatLine(s.title ?? '');
     const cells = [idCell(s), s.source, localTime(s.updatedAt), turnsCell(s), short(s.cwd), title];
     if (lineMayHoldSecret(cells)) hint = true;
-    cells[5] = cutFlat(title, TITLE_WIDTH);
-    into.push({ at: s.updatedAt ?? '', cells });
+    into.push({ at: s.updatedAt ?? '', id: cells[0]!, source: cells[1]!, time: cells[2]!, turns: cells[3]!, cwd: cells[4]!, title: cutFlat(title, TITLE_WIDTH) });
   }
   return hint;
 }
 
 const newestRowFirst = (a: Row, b: Row): number => (b.at > a.at ? 1 : b.at < a.at ? -1 : 0);
+
+/**
+ * The header and the rows as table() aligns them, written out for these six columns: table()'s
+ * loop over the cells of each row cost ~15 K instructions a row in a fresh process (callgrind).
+ * A line's end is trimmed only when its TITLE is empty: a title is never blank at its end.
+ */
+function sessionsTable(rows: readonly Row[]): string {
+  let w0 = HEADER[0]!.length;
+  let w1 = HEADER[1]!.length;
+  let w2 = HEADER[2]!.length;
+  let w3 = HEADER[3]!.length;
+  let w4 = HEADER[4]!.length;
+  for (const r of rows) {
+    if (r.id.length > w0) w0 = r.id.length;
+    if (r.source.length > w1) w1 = r.source.length;
+    if (r.time.length > w2) w2 = r.time.length;
+    if (r.turns.length > w3) w3 = r.turns.length;
+    if (r.cwd.length > w4) w4 = r.cwd.length;
+  }
+  const pad: string[] = ['  '];
+  for (let i = 1, most = Math.max(w0, w1, w2, w3, w4); i <= most; i++) pad.push(pad[i - 1] + ' ');
+  const line = (id: string, source: string, time: string, turns: string, cwd: string, title: string): string => {
+    const text = id + pad[w0 - id.length] + source + pad[w1 - source.length] + time + pad[w2 - time.length] + turns + pad[w3 - turns.length] + cwd + pad[w4 - cwd.length] + title;
+    return title === '' ? text.trimEnd() : text;
+  };
+  let text = line(HEADER[0]!, HEADER[1]!, HEADER[2]!, HEADER[3]!, HEADER[4]!, HEADER[5]!) + '\n';
+  for (const r of rows) text += line(r.id, r.source, r.time, r.turns, r.cwd, r.title) + '\n';
+  return text;
+}
 
 /**
  * `sessions --global` as a table, from the sources' kept views where they have them: the same
@@ -137,10 +180,9 @@ async function printFromViews(source: string | undefined, opts: ListOptions, lim
   const view = tableView();
   const max = limit ?? Infinity;
   let hint = false;
-  const parts: Row[][] = [];
+  let rows: Row[] = [];
   try {
     for (const s of sources) {
-      const rows: Row[] = [];
       const got = s.view ? await s.view(opts.env, view) : { sessions: await s.list({ ...opts, limit }) };
       if ('view' in got) {
         hint = viewRows(got.view, s.name, max, rows) || hint;
@@ -148,20 +190,16 @@ async function printFromViews(source: string | undefined, opts: ListOptions, lim
         // is not the one to keep for them (bin/sivtr.js keeps a run's compiled code for later starts).
         if (got.made) (globalThis as { __sivtrAtypicalRun?: () => void }).__sivtrAtypicalRun?.();
       } else hint = liveRows(got.sessions.slice(0, max), rows) || hint;
-      parts.push(rows);
     }
   } catch (error) {
     if (error instanceof SivtrError) throw error;
     return false;
   }
   if (hint && !revealing()) return false;
-  let rows = parts.flat();
   if (source === undefined) rows = rows.sort(newestRowFirst).slice(0, max);
   if (rows.length === 0) return false;
-  const lines = [HEADER];
-  for (const r of rows) lines.push(r.cells);
   // The header holds no hint; the lines were tested above.
-  writeTo(1, table(lines));
+  writeTo(1, sessionsTable(rows));
   return true;
 }
 
