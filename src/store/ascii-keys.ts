@@ -4,7 +4,7 @@
 // thread part way through: over the bench's 10,000 terminal records (1.4 MB of text) that loop
 // cost ~106 M instructions on the main thread and ~44 M more compiling it; V8 compiles this
 // function once, at once (Liftoff), and it runs it at ~26 instructions a byte (36 M in all).
-import { op, wasmModule, type Code } from './wasm-encode.js';
+import { memoryFor, op, wasmModule, WASM_PAGE, type Code, type WasmMemory } from './wasm-encode.js';
 
 /** The trigram hash of grams.ts: its three multipliers and the bits a key keeps. */
 export type TrigramHash = { mix: number; m1: number; m2: number; bits: number };
@@ -17,7 +17,6 @@ const COUNTS = 0x8000;
 const SEEN = 0x10000;
 const KEY_BITS = SEEN + (1 << 21);
 const FREE = KEY_BITS + (1 << 17);
-const PAGE = 0x10000;
 
 // Parameters and locals of `scan`.
 const [TEXT, LENGTHS, COUNT, SEEN_LIST, KEYS] = [0, 1, 2, 3, 4];
@@ -103,7 +102,7 @@ const clearBody = (): readonly Code[] => [
   op.const(0),
 ];
 
-type Exports = { memory: { buffer: ArrayBuffer; grow(pages: number): number }; scan: (...args: number[]) => number; clear: (...args: number[]) => number };
+type Exports = { memory: WasmMemory; scan: (...args: number[]) => number; clear: (...args: number[]) => number };
 
 /** The part of the WebAssembly API used here (the project's TypeScript libraries do not declare it). */
 type WasmApi = { Module: new (bytes: Uint8Array) => object; Instance: new (module: object) => { exports: unknown } };
@@ -122,7 +121,7 @@ export class AsciiKeyScanner {
     ];
     const api = wasmApi;
     if (api === undefined) throw new Error('WebAssembly is not available');
-    const instance = new api.Instance(new api.Module(wasmModule(fns, FREE / PAGE + 1)));
+    const instance = new api.Instance(new api.Module(wasmModule(fns, FREE / WASM_PAGE + 1)));
     this.exports = instance.exports as unknown as Exports;
     const lower = new Uint8Array(this.exports.memory.buffer, LOWER, 0x80);
     for (let c = 0; c < 0x80; c++) lower[c] = c >= 65 && c <= 90 ? c | 32 : c;
@@ -142,13 +141,7 @@ export class AsciiKeyScanner {
     const seenList = lens + 4 * count;
     const keys = seenList + 4 * Math.min(n, 1 << 21);
     const need = keys + 4 * Math.min(n, 1 << 20);
-    if (need > memory.buffer.byteLength) {
-      try {
-        memory.grow(Math.ceil((need - memory.buffer.byteLength) / PAGE));
-      } catch {
-        return undefined;
-      }
-    }
+    if (!memoryFor(memory, need)) return undefined;
     const buffer = memory.buffer;
     new Uint8Array(buffer, text, n).set(bytes);
     new Int32Array(buffer, lens, count).set(lengths.subarray(0, count));

@@ -4,7 +4,7 @@
 // It counts in a lead's UTF-8 bytes with A–Z folded, where a term of SAFE characters (ASCII, CJK)
 // occurs exactly where it occurs in the lead's characters folded the same way: the term's first
 // byte is never a continuation byte, so every match starts and ends on a character.
-import { op, wasmModule, type Code } from './wasm-encode.js';
+import { memoryFor, op, wasmModule, WASM_PAGE, type Code, type WasmMemory } from './wasm-encode.js';
 import { wasmApi } from './ascii-keys.js';
 
 const BITS = 12;
@@ -26,7 +26,6 @@ const MAX_TERM_BYTES = 0x2000;
 /** One bit per pair of folded bytes, set when a term starts with it: most positions are passed over on that test alone. */
 const PAIRS = TBYTES + MAX_TERM_BYTES;
 const FREE = PAIRS + (1 << 13);
-const PAGE = 0x10000;
 
 // Parameters and locals of `count`.
 const [TEXT, LENS, NPARTS, OUT] = [0, 1, 2, 3];
@@ -137,7 +136,7 @@ const countBody: readonly Code[] = [
   op.get(NOUT),
 ];
 
-type Exports = { memory: { buffer: ArrayBuffer; grow(pages: number): number }; count: (...args: number[]) => number };
+type Exports = { memory: WasmMemory; count: (...args: number[]) => number };
 
 /** Counts a fixed set of terms (each of three bytes or more in UTF-8, and SAFE) in leads. */
 export class WasmTermCounter {
@@ -157,7 +156,7 @@ export class WasmTermCounter {
     if (bytes.some((b) => b.length < 3) || bytes.reduce((n, b) => n + b.length, 0) > MAX_TERM_BYTES) return undefined;
     let exports: Exports;
     try {
-      const instance = new api.Instance(new api.Module(wasmModule([{ name: 'count', params: 4, locals: 15, body: countBody }], FREE / PAGE + 4)));
+      const instance = new api.Instance(new api.Module(wasmModule([{ name: 'count', params: 4, locals: 15, body: countBody }], FREE / WASM_PAGE + 4)));
       exports = instance.exports as unknown as Exports;
     } catch {
       return undefined;
@@ -199,13 +198,7 @@ export class WasmTermCounter {
     const out = (at + max + 3) & ~3;
     // At most one triple per part and term: bounded by the text's bytes (a term is three bytes or more).
     const need = out + 12 * (max / 3 + n + 1);
-    if (need > memory.buffer.byteLength) {
-      try {
-        memory.grow(Math.ceil((need - memory.buffer.byteLength) / PAGE));
-      } catch {
-        return undefined;
-      }
-    }
+    if (!memoryFor(memory, need)) return undefined;
     const buffer = memory.buffer;
     const lensView = new Int32Array(buffer, lens, n);
     for (let p = 0; p < n; p++) lensView[p] = lengths[p]!;

@@ -74,6 +74,24 @@ const section = (id: number, bytes: number[]): number[] => [id, ...uleb(bytes.le
 const vector = (items: number[][]): number[] => [...uleb(items.length), ...items.flat()];
 const name = (s: string): number[] => [...uleb(s.length), ...Buffer.from(s, 'latin1')];
 
+/** An instance's exported memory, as much of it as we use. */
+export type WasmMemory = { buffer: ArrayBuffer; grow(pages: number): number };
+
+/** The size of a WebAssembly memory page. */
+export const WASM_PAGE = 0x10000;
+
+/** Grows `memory` to hold at least `bytes`; false when it cannot grow so far (the caller falls back to JavaScript). */
+export function memoryFor(memory: WasmMemory, bytes: number): boolean {
+  const short = bytes - memory.buffer.byteLength;
+  if (short <= 0) return true;
+  try {
+    memory.grow(Math.ceil(short / WASM_PAGE));
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** A module of the functions and one memory of `pages` × 64 KiB, exported as `memory`. */
 export function wasmModule(functions: WasmFunction[], pages: number): Uint8Array {
   const types = functions.map((f) => [0x60, ...vector(new Array(f.params).fill([I32])), ...vector([[I32]])]);
