@@ -27,6 +27,27 @@ function helperCopyUnder(dir: string): boolean {
   return (readdirSync(dir, { recursive: true }) as string[]).some((name) => name.split(/[\\/]/).length === 3 && name.endsWith('rollout.jsonl'));
 }
 
+/**
+ * Starts a search that builds the index and sends it Ctrl-C as soon as `ready()` holds: whether
+ * it held before the search ended, the exit status and what the search wrote to stderr.
+ */
+async function interruptSearchWhen(env: NodeJS.ProcessEnv, cwd: string, ready: () => boolean, within: number): Promise<{ interrupted: boolean; code: number | null; stderr: string }> {
+  const child = spawn(process.execPath, [BIN, 'search', 'checksum'], { env, cwd, stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+  const exited = new Promise<number | null>((done) => child.on('exit', (code) => done(code)));
+  let interrupted = false;
+  for (let waited = 0; waited < within && child.exitCode === null; waited += 5) {
+    if (ready()) {
+      interrupted = true;
+      child.kill('SIGINT');
+      break;
+    }
+    await new Promise((r) => setTimeout(r, 5));
+  }
+  return { interrupted, code: await exited, stderr };
+}
+
 const zstdInstalled = spawnSync('zstd', ['--version']).status === 0;
 
 describe.skipIf(!zstdInstalled)('Ctrl-C while a .zst rollout is read', () => {
@@ -45,20 +66,7 @@ describe.skipIf(!zstdInstalled)('Ctrl-C while a .zst rollout is read', () => {
     mkdirSync(userTmp);
     const env = cleanEnv(home, { TMPDIR: userTmp, SIVTR_DATA_DIR: join(tmp.path, 'data') });
 
-    const child = spawn(process.execPath, [BIN, 'search', 'checksum'], { env, cwd: home, stdio: ['ignore', 'ignore', 'pipe'] });
-    let stderr = '';
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    const exited = new Promise<number | null>((done) => child.on('exit', (code) => done(code)));
-    let sawCopy = false;
-    for (let waited = 0; waited < 30_000 && child.exitCode === null; waited += 5) {
-      if (readdirSync(userTmp).some((name) => name.startsWith('sivtr-zst-'))) {
-        sawCopy = true;
-        child.kill('SIGINT');
-        break;
-      }
-      await new Promise((r) => setTimeout(r, 5));
-    }
-    const code = await exited;
+    const { interrupted: sawCopy, code, stderr } = await interruptSearchWhen(env, home, () => readdirSync(userTmp).some((name) => name.startsWith('sivtr-zst-')), 30_000);
     expect(sawCopy).toBe(true);
     expect(code).toBe(130);
     expect(stderr).toMatch(/indexing stopped/);
@@ -80,18 +88,7 @@ describe.skipIf(!zstdInstalled)('Ctrl-C while a .zst rollout is read', () => {
     // The helper thread starts at once and reads every agent session it is handed (no taking back).
     const env = cleanEnv(home, { TMPDIR: userTmp, SIVTR_DATA_DIR: join(tmp.path, 'data2'), SIVTR_INDEX_HELPER_AFTER_MS: '0' });
 
-    const child = spawn(process.execPath, [BIN, 'search', 'checksum'], { env, cwd: home, stdio: ['ignore', 'ignore', 'pipe'] });
-    const exited = new Promise<number | null>((done) => child.on('exit', (code) => done(code)));
-    let sawHelperCopy = false;
-    for (let waited = 0; waited < 45_000 && child.exitCode === null; waited += 5) {
-      if (helperCopyUnder(userTmp)) {
-        sawHelperCopy = true;
-        child.kill('SIGINT');
-        break;
-      }
-      await new Promise((r) => setTimeout(r, 5));
-    }
-    const code = await exited;
+    const { interrupted: sawHelperCopy, code } = await interruptSearchWhen(env, home, () => helperCopyUnder(userTmp), 45_000);
     expect(sawHelperCopy).toBe(true);
     expect(code).toBe(130);
     expect(readdirSync(userTmp)).toEqual([]);
