@@ -179,15 +179,18 @@ const DECODE_BYTES = 64 * 1024;
  */
 const readBuffers: Buffer[] = [];
 
+/** A test over decoded text, as a RegExp's: whether it finds something anywhere in `text`. */
+export type TextHint = { test(text: string): boolean };
+
 /**
  * `jsonlLines` read synchronously, for a caller that handles every line at once (the index reading
  * a terminal log): no promise per line, which cost more than parsing a short record.
- * `hinted`: whether `hint`, a regex, matches the line (undefined without one). It is tested once over
- * each window of lines decoded together, and line by line only in a window where it matched, so
- * lines it rarely matches cost one test per window. It must have no anchor, lookaround or global
- * flag, so that what it finds in no window it finds in no line of it.
+ * `hinted`: whether `hint` (a regex, or a test like one) matches the line (undefined without one).
+ * It is tested once over each window of lines decoded together, and line by line only in a window
+ * where it matched, so lines it rarely matches cost one test per window. What it finds in no
+ * window it must find in no line of it: a regex without anchor, lookaround or global flag.
  */
-export function* jsonlLinesSync(path: string, opts: { start?: number; hint?: RegExp } = {}): Generator<{ line: string; terminated: boolean; end: number; hinted: boolean | undefined }> {
+export function* jsonlLinesSync(path: string, opts: { start?: number; hint?: TextHint } = {}): Generator<{ line: string; terminated: boolean; end: number; hinted: boolean | undefined }> {
   const hint = opts.hint;
   for (const w of jsonlWindowsSync(path, opts)) {
     if (!w.lines) {
@@ -226,7 +229,7 @@ export type JsonlWindow =
  * same rule: a window's lines are split at \n by the caller). The window's bytes are valid
  * only until the next one is asked for (the read buffer is reused).
  */
-export function* jsonlWindowsSync(path: string, opts: { start?: number; hint?: RegExp } = {}): Generator<JsonlWindow> {
+export function* jsonlWindowsSync(path: string, opts: { start?: number; hint?: TextHint } = {}): Generator<JsonlWindow> {
   const hint = opts.hint;
   const fd = openSync(path, 'r');
   const chunk = readBuffers.pop() ?? Buffer.allocUnsafe(READ_BYTES);

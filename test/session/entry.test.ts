@@ -137,7 +137,15 @@ describe('a line that needs no normalising', () => {
 
   it('is told from one that does, whatever escapes the JSON text uses', () => {
     const needs = ['{"prompt":"$ ","command":"ls\\r","output":""}', '{"prompt":"$ ","command":"x","output":"a\\n"}', '{"prompt":"$ ","command":"x","output":"\\u001b[1m"}', '{"prompt":"$ ","command":"x","output":"del \x7f"}', '{"prompt":"$ ","command":"x","output":"csi \x9b1m"}', '{"prompt":"$ ","command":"x","output":"","output_ansi":"y"}', '{"prompt":"$ ","command":"x","command_shown":"x","output":""}', '{"prompt":"a\\b","command":"x","output":""}'];
+    // A \r after an escaped backslash is still a \r; a b, n" or u after one is ordinary text.
+    needs.push('{"prompt":"$ ","command":"x","output":"a\\\\\\r"}', '{"prompt":"$ ","command":"x","output":"a\\\\\\n"}');
     for (const line of needs) expect(MAY_NEED_NORMALISING.test(line), line).toBe(true);
+    for (const line of ['{"prompt":"$ ","command":"x","output":"a\\\\b \\\\n\\\\"}', '{"prompt":"C:\\\\u\\\\ ","command":"dir","output":"\\\\r"}']) {
+      expect(MAY_NEED_NORMALISING.test(line), line).toBe(false);
+      const raw = parseRawEntryLine(line)!;
+      expect(normalAsIs(raw)).toBe(true);
+      expect(normaliseRaw(raw), line).toMatchObject(raw);
+    }
     const plain = '{"prompt":"me@box:~$ ","command":"printf \'a\\tb\\nc\'","output":"a\\tb\\nc \\"q\\" \\/ 会话","cwd":"/home/me","ended_at":"2026-10-01T00:00:00Z","exit_code":0}';
     expect(MAY_NEED_NORMALISING.test(plain)).toBe(false);
     const raw = parseRawEntryLine(plain)!;
