@@ -64,7 +64,11 @@ export function openSqlite(path: string, options: BetterSqlite3.Options = {}): D
   return new Database(path, addon ? { ...options, nativeBinding: loadedAddon(addon) as unknown as string } : options);
 }
 
-export type OpenOptions = { readonly?: boolean };
+export type OpenOptions = {
+  readonly?: boolean;
+  /** What a file made by this call holds before it holds anything of value (its schema), written unsynced. */
+  setUp?: (db: Db) => void;
+};
 
 /** Opens (creating unless read-only) one of our databases with WAL and a busy timeout. */
 export function openDb(path: string, opts: OpenOptions = {}): Db {
@@ -73,12 +77,15 @@ export function openDb(path: string, opts: OpenOptions = {}): Db {
   if (!opts.readonly) {
     // Captured output is as private as the terminal logs: owner-only, like them.
     if (created) chmodSync(path, 0o600);
-    // Switching a new, empty file to WAL writes its header in a rollback-journal transaction:
-    // four fsyncs (journal, folder, journal, file) that were a tenth of a cold build of 10,000
-    // terminal records. Unsynced, a power cut can only leave that empty file torn, which opens
-    // as not-a-database and is made again (docs/architecture.md, "Index").
+    // A new file is switched to WAL and given its schema unsynced: the switch writes the header in
+    // a rollback-journal transaction (four fsyncs: journal, folder, journal, file) and the first
+    // WAL commit syncs the WAL's header and its folder (two more); the six were a sixth of a cold
+    // build of 10,000 terminal records. A power cut then can only leave a file that holds nothing
+    // yet: torn, it opens as not-a-database and is made again; without its WAL, it has no schema,
+    // which is made again (docs/architecture.md, "Index"). The first checkpoint syncs the WAL whole.
     if (created) db.pragma('synchronous = OFF');
     db.pragma('journal_mode = WAL');
+    if (created) opts.setUp?.(db);
     db.pragma('synchronous = NORMAL');
   }
   return db;

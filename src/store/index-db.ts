@@ -1072,10 +1072,14 @@ function removeDbFiles(path: string): void {
   for (const suffix of ['', '-wal', '-shm', '-journal']) rmSync(path + suffix, { force: true });
 }
 
+const makeSchema = (db: Db): void => {
+  db.exec(SCHEMA);
+};
+
 function openPersistent(path: string, version: string): IndexDb {
   ensurePrivateDir(dirname(path));
   const fresh = !existsSync(path);
-  let index = new IndexDb(openDb(path), true);
+  let index = new IndexDb(openDb(path, { setUp: makeSchema }), true);
   // A file made just now holds the schema and nothing else: it is stamped, not made a second
   // time (closing, deleting and creating it again was a tenth of a cold build of 10,000 records).
   if (fresh && index.meta('version') === undefined) index.setMeta('version', version);
@@ -1084,7 +1088,7 @@ function openPersistent(path: string, version: string): IndexDb {
     const hadVersion = index.meta('version') !== undefined;
     index.close();
     removeDbFiles(path);
-    index = new IndexDb(openDb(path), true);
+    index = new IndexDb(openDb(path, { setUp: makeSchema }), true);
     index.setMeta('version', version);
     if (hadVersion && process.env.SIVTR_DEBUG) warn('index format changed: rebuilding');
   }
