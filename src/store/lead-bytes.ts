@@ -24,6 +24,7 @@ import { PART_WEIGHT } from './docs.js';
 import { emptyLeadUnits, MAX_MASK_TERMS, popcount, type LeadUnits } from './lead-postings.js';
 import { ENTRY_INTS } from './lead-terms.js';
 import { recordsFirstUnit } from './record-chunks.js';
+import { mergeLists, type MergedLists } from './lead-merge-wasm.js';
 
 /** One SAFE code unit: ASCII but NUL, CJK punctuation, kana, CJK ideographs, hangul syllables. */
 export function isSafeCode(c: number): boolean {
@@ -430,13 +431,27 @@ export class StoredLead {
  * terms; a chunk deleted since its entries were written has none); `wantsSession`: whether the
  * target holds a session (every one when undefined).
  */
-export function listedUnits(index: IndexDb, terms: readonly string[], kinds: ReadonlySet<string> | undefined, maxTf: number, visible: (chunk: number) => boolean, wantsSession?: (session: number) => boolean): LeadUnits | undefined {
+export function listedUnits(index: IndexDb, terms: readonly string[], kinds: ReadonlySet<string> | undefined, maxTf: number, visible: (chunk: number) => boolean, wantsSession?: (session: number) => boolean, visibleBits?: Int32Array): LeadUnits | undefined {
   const nterms = terms.length;
   if (nterms === 0 || nterms > MAX_MASK_TERMS || new Set(terms).size !== nterms) return undefined;
   const listed = index.leadTerms();
   if (!listed || !terms.every((t) => listed.includes(t))) return undefined;
   const read = index.stmt("SELECT CAST(group_concat(entries, '') AS BLOB) FROM lead_terms WHERE term = ?").pluck();
   const searched = Uint8Array.from(LEAD_KINDS, (k) => (!kinds || kinds.has(k) ? 1 : 0));
+  if (visibleBits && !wantsSession && LEAD_MERGE.wasm) {
+    const merged = mergeLists(
+      terms.map((t) => (read.get(t) as Buffer | null) ?? new Uint8Array(0)),
+      visibleBits,
+      searched,
+      LEAD_KIND_WEIGHT,
+      maxTf,
+    );
+    if (merged === null) return undefined;
+    if (merged) {
+      LEAD_MERGE.merged++;
+      return mergedUnits(index, merged, nterms);
+    }
+  }
   // Per term, its entries (ENTRY_INTS int32s each) that a search sees, in chunk, unit and part order.
   const lists: Int32Array[] = [];
   let total = 0;
@@ -504,6 +519,21 @@ export function listedUnits(index: IndexDb, terms: readonly string[], kinds: Rea
   out.start[u + 1] = rows;
   for (let k = 0; k <= u; k++) out.held[k] = popcount(out.mask[k]!);
   return out;
+}
+
+/** Whether listedUnits merges in WebAssembly where it runs (tests turn it off to hold the JavaScript merge to the same units), and how often it did. */
+export const LEAD_MERGE = { wasm: true, merged: 0 };
+
+/** LeadUnits of a merge in WebAssembly; a unit's lead is made when a hit shown from it asks for it. */
+function mergedUnits(index: IndexDb, m: MergedLists, nterms: number): LeadUnits {
+  const leads = new Map<number, StoredLead>();
+  const leadOf = (u: number): StoredLead => {
+    const chunk = m.chunk[u]!;
+    let lead = leads.get(chunk);
+    if (!lead) leads.set(chunk, (lead = new StoredLead(index, chunk, m.first[u] === -1 ? recordsFirstUnit(chunk) : m.first[u]!)));
+    return lead;
+  };
+  return { terms: nterms, count: m.count, uid: m.uid, chunk: m.chunk, mask: m.mask, held: m.held, start: m.start, leadOf, tf: m.tf, n: m.n, length: m.length, weight: m.weight };
 }
 
 /** Entries in the order a lead's parts are read: by chunk, unit ordinal, then n. */

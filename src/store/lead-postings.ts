@@ -337,17 +337,21 @@ export type LeadUnits = {
   mask: Int32Array;
   held: Uint8Array;
   start: Int32Array;
-  /** Per unit, its lead: what a hit shown from it is cut from. */
-  lead: Pick<CachedLead, 'chunk' | 'firstUnit' | 'dir' | 'text'>[];
+  /** Unit u's lead: what a hit shown from it is cut from. */
+  leadOf: (u: number) => LeadText;
   tf: Uint8Array;
   n: Int32Array;
   length: Int32Array;
   weight: Uint8Array;
 };
 
-/** LeadUnits with room for `rows` part rows (and as many units) of `nterms` terms, none filled yet. */
-export function emptyLeadUnits(rows: number, nterms: number): LeadUnits {
+type LeadText = Pick<CachedLead, 'chunk' | 'firstUnit' | 'dir' | 'text'>;
+
+/** LeadUnits with room for `rows` part rows (and as many units) of `nterms` terms, none filled yet; `lead` lists each unit's lead as it is filled. */
+export function emptyLeadUnits(rows: number, nterms: number): LeadUnits & { lead: LeadText[] } {
+  const lead: LeadText[] = [];
   return {
+    leadOf: (u) => lead[u]!,
     terms: nterms,
     count: 0,
     uid: new Float64Array(rows),
@@ -355,7 +359,7 @@ export function emptyLeadUnits(rows: number, nterms: number): LeadUnits {
     mask: new Int32Array(rows),
     held: new Uint8Array(rows),
     start: new Int32Array(rows + 1),
-    lead: [],
+    lead,
     tf: new Uint8Array(rows * nterms),
     n: new Int32Array(rows),
     length: new Int32Array(rows),

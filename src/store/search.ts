@@ -611,7 +611,8 @@ class ChunkMasks {
   readonly distinct: number[];
   /** The chunks holding the keys of any of the terms, as chunksHolding(keyed, 1) lists them when every term is keyed. */
   readonly ids: number[];
-  private readonly dense: Int32Array | undefined;
+  /** The bits by chunk id (beyond its end: 0), while the ids are dense enough. */
+  readonly dense: Int32Array | undefined;
   private readonly sparse: Map<number, number> | undefined;
 
   constructor(lists: readonly (number[] | undefined)[]) {
@@ -1151,7 +1152,7 @@ class LeadRanker {
     // The lists of the index's common lead terms, when every term has one and keys: the leads they were counted from are left unread.
     if (leadBytesPath.listed && keyed.unkeyed === 0) {
       const masks = keyed.masks();
-      const units = listedUnits(index, lowered, kinds, MAX_TF, (chunk) => masks.get(chunk) !== 0, sessionTest(index, req.target));
+      const units = listedUnits(index, lowered, kinds, MAX_TF, (chunk) => masks.get(chunk) !== 0, sessionTest(index, req.target), masks.dense);
       if (units) {
         leadBytesPath.fromLists++;
         return new LeadRanker(index, req, units, keyed, rank, chunks);
@@ -1331,7 +1332,7 @@ class LeadRanker {
   leadPart(uid: number, n: number): StoredPart | undefined {
     const u = this.settledUnits.get(uid);
     if (u === undefined) return undefined;
-    const lead = this.units.lead[u]!;
+    const lead = this.units.leadOf(u);
     return lead instanceof LazyLead ? lead.part(uid, n) : partInLead(lead, uid, n);
   }
 }

@@ -40,6 +40,21 @@ export const op = {
   load8: (offset = 0): Code => [0x2d, 0, ...uleb(offset)],
   store: (offset = 0): Code => [0x36, 2, ...uleb(offset)],
   store8: (offset = 0): Code => [0x3a, 0, ...uleb(offset)],
+  /** f64 values live only on the stack (locals are i32): a store, a constant, a conversion from i32. */
+  storeF64: (offset = 0): Code => [0x39, 3, ...uleb(offset)],
+  constF64: (value: number): Code => {
+    const bytes = new DataView(new ArrayBuffer(8));
+    bytes.setFloat64(0, value, true);
+    return [0x44, ...new Uint8Array(bytes.buffer)];
+  },
+  f64OfI32: 0xb7,
+  addF64: 0xa0,
+  mulF64: 0xa2,
+  call: (fn: number): Code => [0x10, ...uleb(fn)],
+  return: 0x0f,
+  popcnt: 0x69,
+  /** Of two values, the first when the condition (pushed last) holds, else the second. */
+  select: 0x1b,
   add: 0x6a,
   sub: 0x6b,
   mul: 0x6c,
@@ -51,7 +66,9 @@ export const op = {
   eqz: 0x45,
   eq: 0x46,
   ne: 0x47,
+  ltS: 0x48,
   ltU: 0x49,
+  gtS: 0x4a,
   gtU: 0x4b,
   geS: 0x4e,
   geU: 0x4f,

@@ -84,7 +84,7 @@ describe('lead postings', () => {
         // Rebuilt per chunk and part from the units, as termCounts gives them.
         const rebuilt = new Map<number, (number[] | undefined)[]>();
         for (let u = 0; u < units.count; u++) {
-          const lead = units.lead[u]!;
+          const lead = units.leadOf(u);
           expect(units.chunk[u]).toBe(lead.chunk);
           let mask = 0;
           for (let r = units.start[u]!; r < units.start[u + 1]!; r++) {

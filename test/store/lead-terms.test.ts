@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { leadOf, type IndexDb, type PartDir } from '../../src/store/index-db.js';
 import { chooseLeadTerms, ENTRY_INTS, LEAD_TERMS, LeadTermCounter } from '../../src/store/lead-terms.js';
+import { LEAD_MERGE } from '../../src/store/lead-bytes.js';
 import { leadBytesPath, search, type SearchRequest } from '../../src/store/search.js';
 import { syncIndex } from '../../src/store/sync.js';
 import { tempDir } from '../helpers/cli.js';
@@ -136,11 +137,20 @@ describe('search ranked from the lists', () => {
     tmp?.cleanup();
   });
 
-  /** The search from the lists (when they answer), with the leads read as bytes, and with every lead walked. */
+  /**
+   * The search from the lists (when they answer: their merge in WebAssembly where it runs, and in
+   * JavaScript, which must agree), with the leads read as bytes, and with every lead walked.
+   */
   function three(req: SearchRequest): { listed: ReturnType<typeof search>; bytes: ReturnType<typeof search>; walked: ReturnType<typeof search>; fromLists: boolean } {
     const before = leadBytesPath.fromLists;
+    const mergedBefore = LEAD_MERGE.merged;
     const listed = search(index, req);
     const fromLists = leadBytesPath.fromLists > before;
+    // Every target's sessions but one source's: the lists are merged in WebAssembly.
+    expect(LEAD_MERGE.merged > mergedBefore, 'merged in WebAssembly').toBe(fromLists && req.target === 'all');
+    LEAD_MERGE.wasm = false;
+    expect(search(index, req), 'merged in JavaScript').toEqual(listed);
+    LEAD_MERGE.wasm = true;
     leadBytesPath.listed = false;
     const bytes = search(index, req);
     leadBytesPath.enabled = false;
