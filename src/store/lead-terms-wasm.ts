@@ -35,7 +35,7 @@ const foldAt = (local: number, offset = 0): Code => [op.get(local), op.load8(off
 const at4 = (base: number, local: number): Code => [op.get(local), op.const(2), op.shl, op.const(base), op.add];
 
 /** The hash of the folded bytes at I, I+1, I+2 (hash3 of lead-terms.ts, over bytes). */
-const hashAtI: Code = [
+const hashAtI = (): Code => [
   foldAt(I), op.const(0x9e3779b1), op.mul,
   foldAt(I, 1), op.const(0x85ebca77), op.mul, op.xor,
   foldAt(I, 2), op.xor,
@@ -45,9 +45,10 @@ const hashAtI: Code = [
 /**
  * count(text, lens, nparts, out) → triples written to out (part, term, count): for each part
  * (its byte length in lens; parts are followed by one separator byte), each term's
- * non-overlapping occurrences, leftmost first.
+ * non-overlapping occurrences, leftmost first. Assembled when a counter is made (only a build
+ * lists lead terms): as a module-level value it was built at every start, a warm search's too.
  */
-const countBody: readonly Code[] = [
+const countBody = (): readonly Code[] => [
   op.get(TEXT), op.set(AT),
   op.block, op.loop,
     op.get(P), op.get(NPARTS), op.geS, op.brIf(1),
@@ -81,7 +82,7 @@ const countBody: readonly Code[] = [
       op.if,
         op.const(0), op.set(M),
       op.else,
-        hashAtI, op.const(2), op.shl, op.load(HEADS), op.set(M),
+        hashAtI(), op.const(2), op.shl, op.load(HEADS), op.set(M),
       op.end,
       op.block, op.loop,
         op.get(M), op.eqz, op.brIf(1),
@@ -156,7 +157,7 @@ export class WasmTermCounter {
     if (bytes.some((b) => b.length < 3) || bytes.reduce((n, b) => n + b.length, 0) > MAX_TERM_BYTES) return undefined;
     let exports: Exports;
     try {
-      const instance = new api.Instance(new api.Module(wasmModule([{ name: 'count', params: 4, locals: 15, body: countBody }], FREE / WASM_PAGE + 4)));
+      const instance = new api.Instance(new api.Module(wasmModule([{ name: 'count', params: 4, locals: 15, body: countBody() }], FREE / WASM_PAGE + 4)));
       exports = instance.exports as unknown as Exports;
     } catch {
       return undefined;
