@@ -7,6 +7,7 @@
 // search always confirms a match against the text itself.
 
 import { AsciiKeyScanner, wasmApi } from './ascii-keys.js';
+import { CUT_MARK, type CutText } from './docs.js';
 
 const BITS = 20;
 const SIZE = 1 << BITS;
@@ -100,6 +101,10 @@ function asciiScanner(): AsciiKeyScanner | null {
 }
 
 const NON_ASCII = /[^\x00-\x7f]/g;
+
+/** CUT_MARK is a newline, '…' and a newline: where its one character beyond ASCII is, and its UTF-8 bytes (grams.test holds these to the mark). */
+export const CUT_MARK_OTHER = 1;
+export const CUT_MARK_BYTES = 5;
 
 function growInt32(a: Int32Array, need: number): Int32Array {
   const out = new Int32Array(Math.max(need, 2 * a.length));
@@ -223,7 +228,7 @@ export class KeySet {
    * UTF-8 does not keep as is), or dense with non-ASCII characters (CJK), is taken whole by
    * addTextLowering and its bytes passed by.
    */
-  addUtf8Parts(bytes: Uint8Array, texts: readonly string[], byteLengths: ArrayLike<number>): void {
+  addUtf8Parts(bytes: Uint8Array, texts: readonly string[], byteLengths: ArrayLike<number>, cuts?: ArrayLike<CutText | undefined>): void {
     let runs = this.runs;
     let n = 0;
     for (let t = 0; t < texts.length; t++) {
@@ -236,7 +241,8 @@ export class KeySet {
         runs[n++] = length;
         continue;
       }
-      const taken = 8 * (size - length) <= length ? this.nonAsciiGrams(text, size, runs, n) : -1;
+      const cut = cuts?.[t];
+      const taken = cut ? this.cutGrams(cut, size, runs, n) : 8 * (size - length) <= length ? this.nonAsciiGrams(text, size, runs, n) : -1;
       if (taken >= 0) {
         n = taken;
         continue;
@@ -278,14 +284,39 @@ export class KeySet {
       runs[n++] = i - from;
       runs[n++] = c < 0x800 ? -2 : -3;
       from = i + 1;
-      const lo = Math.max(0, i - 2);
-      const hi = Math.min(length - 1, i + 2);
-      for (let s = lo; s + 2 <= hi; s++) this.add(trigram(lowerOne(text.charCodeAt(s)), lowerOne(text.charCodeAt(s + 1)), lowerOne(text.charCodeAt(s + 2))));
-      const l = lowerNonAscii(c);
-      if (i > 0) this.add(bigram(lowerOne(text.charCodeAt(i - 1)), l));
-      if (i + 1 < length) this.add(bigram(l, lowerOne(text.charCodeAt(i + 1))));
+      this.gramsAround(text, i, c);
     }
     runs[n++] = length - from;
+    return n;
+  }
+
+  /** The grams of `text` that hold its non-ASCII code unit `c` at `i`. */
+  private gramsAround(text: string, i: number, c: number): void {
+    const lo = Math.max(0, i - 2);
+    const hi = Math.min(text.length - 1, i + 2);
+    for (let s = lo; s + 2 <= hi; s++) this.add(trigram(lowerOne(text.charCodeAt(s)), lowerOne(text.charCodeAt(s + 1)), lowerOne(text.charCodeAt(s + 2))));
+    const l = lowerNonAscii(c);
+    if (i > 0) this.add(bigram(lowerOne(text.charCodeAt(i - 1)), l));
+    if (i + 1 < text.length) this.add(bigram(l, lowerOne(text.charCodeAt(i + 1))));
+  }
+
+  /**
+   * nonAsciiGrams of a cut text (`head + CUT_MARK + tail`, of `size` UTF-8 bytes) from its pieces,
+   * without reading it joined (see CutText): when head and tail are ASCII, the mark's '…' is its
+   * one other character, and its grams are those of the mark with one character either side.
+   * -1 otherwise (nothing added, nothing written).
+   */
+  private cutGrams({ head, tail }: CutText, size: number, runs: Int32Array, n: number): number {
+    if (head.length === 0 || tail.length === 0 || size !== head.length + CUT_MARK_BYTES + tail.length) return -1;
+    const around = head.slice(-1) + CUT_MARK + tail.slice(0, 1);
+    const c = around.charCodeAt(1 + CUT_MARK_OTHER);
+    if (lowerNonAscii(c) === SPECIAL) return -1;
+    // As nonAsciiGrams writes them: the run before '…' (passing its first byte as its separator),
+    // its other two bytes, and the run after it.
+    runs[n++] = head.length + CUT_MARK_OTHER;
+    runs[n++] = -3;
+    runs[n++] = CUT_MARK.length - CUT_MARK_OTHER - 1 + tail.length;
+    this.gramsAround(around, 1 + CUT_MARK_OTHER, c);
     return n;
   }
 

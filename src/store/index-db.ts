@@ -12,7 +12,7 @@ import { dirname } from 'node:path';
 import { warn } from '../errors.js';
 import type { StampList } from '../session/file-mark.js';
 import { ensurePrivateDir } from '../files.js';
-import { PART_WEIGHT, unitText, unitTextBytes, type SessionDoc, type UnitDoc } from './docs.js';
+import { PART_WEIGHT, unitText, unitTextBytes, type CutText, type SessionDoc, type UnitDoc } from './docs.js';
 import type { Statement } from 'better-sqlite3';
 import { KeySet, keyToken } from './grams.js';
 import { decodeRecords, RECORD_KINDS, recordsFirstUnit, type RecordList } from './record-chunks.js';
@@ -341,11 +341,12 @@ const BASE36 = Buffer.from('0123456789abcdefghijklmnopqrstuvwxyz', 'latin1');
  * The FTS5 row of a chunk: the distinct gram keys of its parts' texts as tokens (keyToken),
  * written as bytes. Keys are taken part by part: no query holds a NUL, so a gram across two
  * parts is never asked for (a match lies within one part). `body`: the texts in UTF-8 joined
- * by NUL, text i of `byteLengths[i]` bytes; their ASCII is read from it (KeySet.addUtf8Parts).
+ * by NUL, text i of `byteLengths[i]` bytes; their ASCII is read from it (KeySet.addUtf8Parts), and
+ * the grams around the mark of a text the index cut from its pieces (`cuts[i]`, see CutText).
  */
-function keyTokens(texts: readonly string[], body: Buffer, byteLengths: readonly number[]): string {
+function keyTokens(texts: readonly string[], body: Buffer, byteLengths: readonly number[], cuts: readonly (CutText | undefined)[]): string {
   const keys = packingKeys();
-  keys.addUtf8Parts(body, texts, byteLengths);
+  keys.addUtf8Parts(body, texts, byteLengths, cuts);
   return keysAsTokens(keys);
 }
 
@@ -393,17 +394,19 @@ function packRaw(docs: UnitDoc[]): { chunks: PackedChunk[]; raw: Buffer[] } {
   let group: UnitDoc[] = [];
   let dir: PartDir[] = [];
   let texts: string[] = [];
+  let cuts: (CutText | undefined)[] = [];
   let textBytes: number[] = [];
   let bytes: Buffer[] = [];
   let length = 0;
   let chars = 0;
   const flush = (): void => {
     const body = Buffer.concat(bytes, length);
-    chunks.push({ lo: group[0]!.index, docs: group, parts: JSON.stringify(dir), nparts: dir.length, nchars: Math.max(0, chars - 1), keys: keyTokens(texts, body, textBytes), data: RAW, lead: leadOf(dir, texts), count: group.length });
+    chunks.push({ lo: group[0]!.index, docs: group, parts: JSON.stringify(dir), nparts: dir.length, nchars: Math.max(0, chars - 1), keys: keyTokens(texts, body, textBytes, cuts), data: RAW, lead: leadOf(dir, texts), count: group.length });
     raw.push(body);
     group = [];
     dir = [];
     texts = [];
+    cuts = [];
     textBytes = [];
     bytes = [];
     length = 0;
@@ -427,6 +430,7 @@ function packRaw(docs: UnitDoc[]): { chunks: PackedChunk[]; raw: Buffer[] } {
     for (const p of doc.parts) {
       dir.push([ordinal, p.n, p.kind, p.label, p.text.length, p.group]);
       texts.push(p.text);
+      cuts.push(p.cut);
       chars += p.text.length + 1;
     }
     if (chars >= CHUNK_CHARS) flush();

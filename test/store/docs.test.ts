@@ -35,6 +35,20 @@ describe('unit digests and texts', () => {
     expect(unitDoc(unit([' \n'])).text?.length).toBe(0); // a blank part is no part
   });
 
+  it('encode a part the index cut as its head, the mark and its tail joined', () => {
+    const long = (c: string, n: number): string => Array.from({ length: n }, (_, i) => (i % 97 === 0 ? c : String.fromCharCode(97 + (i % 26)))).join('');
+    // An ASCII output, one with a two-byte head, and one of every kind the limits differ for.
+    for (const [kind, text] of [['tool_output', long('x', 40_000)], ['tool_output', long('é', 30_000)], ['assistant', long('会', 90_000)], ['output', `${long('\n', 20_000)}😀`]] as const) {
+      const doc = unitDoc({ ref: 'claude/s/1', source: 'claude', session: 's', index: 1, title: 't', parts: [{ n: 1, kind, text }, { n: 2, kind: 'user', text: 'short' }] } as Unit);
+      const part = doc.parts[0]!;
+      expect(part.cut, kind).toBeDefined();
+      expect(part.text).toBe(`${part.cut!.head}\n…\n${part.cut!.tail}`);
+      expect(part.text.length).toBeLessThan(text.length);
+      expect(doc.text!.equals(Buffer.from(`${part.text}\u0000short`, 'utf8')), kind).toBe(true);
+      expect(doc.textBytes).toEqual([Buffer.byteLength(part.text, 'utf8'), 5]);
+    }
+  });
+
   it('tell units apart by where their parts begin, and not by chance', () => {
     const a = unitDoc(unit(['ab', 'c'])).hash;
     expect(unitDoc(unit(['a', 'bc'])).hash).not.toBe(a);

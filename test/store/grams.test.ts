@@ -1,7 +1,8 @@
 // Gram keys: lower-casing while hashing gives exactly the keys of the lower-cased text, so a
 // chunk is found by every query that `termKeys` makes of a lower-cased term.
 import { describe, expect, it } from 'vitest';
-import { KeySet, termKeys } from '../../src/store/grams.js';
+import { CUT_MARK, type CutText } from '../../src/store/docs.js';
+import { CUT_MARK_BYTES, CUT_MARK_OTHER, KeySet, termKeys } from '../../src/store/grams.js';
 
 function keysOf(add: (k: KeySet) => void): number[] {
   const k = new KeySet();
@@ -112,6 +113,37 @@ describe('gram keys', () => {
       k.addUtf8Parts(body, texts, lengths);
       expect(new Set(k.keys).size, `seed ${seed}`).toBe(k.keys.length);
       expect([...k.keys].sort((a, b) => a - b), `seed ${seed}: ${texts.join('|').slice(0, 200)}`).toEqual(keysOf((s) => texts.forEach((t) => s.addTextLowering(t))));
+    }
+  });
+
+  it('of a text the index cut are taken from its head and tail as from the text joined', () => {
+    const printable = 'abcXYZ_019 \n\t-.:/"ZzAa@[`{~';
+    const k = new KeySet();
+    expect(CUT_MARK.length).toBe(3);
+    expect(CUT_MARK.search(/[^\x00-\x7f]/)).toBe(CUT_MARK_OTHER);
+    expect(Buffer.byteLength(CUT_MARK, 'utf8')).toBe(CUT_MARK_BYTES);
+    for (let seed = 1; seed <= 120; seed++) {
+      const cuts: (CutText | undefined)[] = [];
+      const texts: string[] = [];
+      for (let i = 0; i < 1 + (seed % 5); i++) {
+        // ASCII pieces of 1 to 60 characters (the scanner's path), and now and then a piece
+        // holding another character (the general path) or a part that is not cut.
+        const head = sample(seed * 7 + i, 1 + ((seed + i) % 60), printable) + (seed % 9 === i ? 'é' : '');
+        const tail = (seed % 11 === i ? '会' : '') + sample(seed * 3 + i, 1 + ((seed * 5 + i) % 60), printable);
+        if ((seed + i) % 6 === 0) {
+          texts.push(head + tail);
+          cuts.push(undefined);
+        } else {
+          texts.push(head + CUT_MARK + tail);
+          cuts.push({ head, tail });
+        }
+      }
+      const body = Buffer.from(texts.join('\u0000'), 'utf8');
+      const lengths = texts.map((t) => Buffer.byteLength(t, 'utf8'));
+      k.next();
+      k.addUtf8Parts(body, texts, lengths, cuts);
+      expect(new Set(k.keys).size, `seed ${seed}`).toBe(k.keys.length);
+      expect([...k.keys].sort((a, b) => a - b), `seed ${seed}: ${texts.join('|')}`).toEqual(keysOf((s) => texts.forEach((t) => s.addTextLowering(t))));
     }
   });
 
