@@ -24,7 +24,7 @@ import { PART_WEIGHT } from './docs.js';
 import { emptyLeadUnits, MAX_MASK_TERMS, popcount, type LeadUnits } from './lead-postings.js';
 import { ENTRY_INTS } from './lead-terms.js';
 import { recordsFirstUnit } from './record-chunks.js';
-import { mergeLists, type MergedLists } from './lead-merge-wasm.js';
+import { mergeLists, type MergedLists } from './lead-rank-wasm.js';
 
 /** One SAFE code unit: ASCII but NUL, CJK punctuation, kana, CJK ideographs, hangul syllables. */
 export function isSafeCode(c: number): boolean {
@@ -521,7 +521,7 @@ export function listedUnits(index: IndexDb, terms: readonly string[], kinds: Rea
   return out;
 }
 
-/** Whether listedUnits merges in WebAssembly where it runs (tests turn it off to hold the JavaScript merge to the same units), and how often it did. */
+/** Whether listedUnits merges, and LeadRanker (search.ts) scores, in WebAssembly where it runs (tests turn it off to hold the JavaScript loops to the same results), and how often the lists were merged so. */
 export const LEAD_MERGE = { wasm: true, merged: 0 };
 
 /** LeadUnits of a merge in WebAssembly; a unit's lead is made when a hit shown from it asks for it. */

@@ -40,16 +40,21 @@ export const op = {
   load8: (offset = 0): Code => [0x2d, 0, ...uleb(offset)],
   store: (offset = 0): Code => [0x36, 2, ...uleb(offset)],
   store8: (offset = 0): Code => [0x3a, 0, ...uleb(offset)],
-  /** f64 values live only on the stack (locals are i32): a store, a constant, a conversion from i32. */
+  /** f64 instructions: a load and a store (at an address on the stack), a constant, a conversion from a signed i32, arithmetic and comparisons. */
   storeF64: (offset = 0): Code => [0x39, 3, ...uleb(offset)],
   constF64: (value: number): Code => {
     const bytes = new DataView(new ArrayBuffer(8));
     bytes.setFloat64(0, value, true);
     return [0x44, ...new Uint8Array(bytes.buffer)];
   },
+  loadF64: (offset = 0): Code => [0x2b, 3, ...uleb(offset)],
   f64OfI32: 0xb7,
   addF64: 0xa0,
   mulF64: 0xa2,
+  divF64: 0xa3,
+  negF64: 0x9a,
+  ltF64: 0x63,
+  eqF64: 0x61,
   call: (fn: number): Code => [0x10, ...uleb(fn)],
   return: 0x0f,
   popcnt: 0x69,
@@ -82,10 +87,11 @@ export const op = {
   brIf: (depth: number): Code => [0x0d, ...uleb(depth)],
 } as const;
 
-/** A function of i32 parameters returning one i32, with `locals` more i32 locals after its parameters. */
-export type WasmFunction = { name: string; params: number; locals: number; body: readonly Code[] };
+/** A function of i32 parameters returning one i32, with `locals` more i32 locals after its parameters, then `f64Locals` f64 ones. */
+export type WasmFunction = { name: string; params: number; locals: number; f64Locals?: number; body: readonly Code[] };
 
 const I32 = 0x7f;
+const F64 = 0x7c;
 const flat = (code: readonly Code[]): number[] => (code as unknown[]).flat(Infinity as 1) as number[];
 const section = (id: number, bytes: number[]): number[] => [id, ...uleb(bytes.length), ...bytes];
 const vector = (items: number[][]): number[] => [...uleb(items.length), ...items.flat()];
@@ -113,7 +119,8 @@ export function memoryFor(memory: WasmMemory, bytes: number): boolean {
 export function wasmModule(functions: WasmFunction[], pages: number): Uint8Array {
   const types = functions.map((f) => [0x60, ...vector(new Array(f.params).fill([I32])), ...vector([[I32]])]);
   const code = functions.map((f) => {
-    const body = [...vector(f.locals > 0 ? [[...uleb(f.locals), I32]] : []), ...flat(f.body), op.end];
+    const groups = [...(f.locals > 0 ? [[...uleb(f.locals), I32]] : []), ...(f.f64Locals ? [[...uleb(f.f64Locals), F64]] : [])];
+    const body = [...vector(groups), ...flat(f.body), op.end];
     return [...uleb(body.length), ...body];
   });
   const exports = [[...name('memory'), 2, 0], ...functions.map((f, i) => [...name(f.name), 0, ...uleb(i)])];

@@ -1,10 +1,12 @@
-// The merge of listedUnits (lead-bytes.ts) as a small WebAssembly function. A one-shot search of
-// two common words ("parser config", 300 MB bench corpus) merges some 2,600 list entries once:
-// V8 ran the JavaScript loop as interpreted and baseline code, and optimised it on other threads
-// when it was nearly done (callgrind: ~28 M instructions on the main thread, ~50 M on the others).
-// V8 compiles this at once (Liftoff), from bytes kept below rather than built at every run. The
-// same entries are kept, the same rows made, in the same order; the JavaScript loop stays for a
-// Node without WebAssembly and for a search of one source's sessions.
+// Two loops of a one-shot search of common words as a small WebAssembly module: the merge of
+// listedUnits (lead-bytes.ts) and the scoring of LeadRanker (search.ts). A search of two common
+// words ("parser config", 300 MB bench corpus) merges some 2,600 list entries and scores some
+// 1,500 units, once each: V8 ran those loops as interpreted and baseline code and optimised them
+// on other threads when they were nearly done (callgrind: the merge ~28 M instructions on the main
+// thread and ~50 M on the others, the scoring ~6 M and ~27 M). V8 compiles this at once
+// (Liftoff), from bytes kept below rather than built at every run. The results are the
+// JavaScript loops' to the bit; those stay for a Node without WebAssembly, and the merge's for a
+// search of one source's sessions.
 import { memoryFor, op, wasmModule, WASM_PAGE, type Code, type WasmMemory } from './wasm-encode.js';
 import { wasmApi } from './ascii-keys.js';
 import { ENTRY_INTS } from './lead-terms.js';
@@ -35,7 +37,11 @@ const LISTS = 0x40;
 export const MAX_MERGED_TERMS = 30;
 const KINDS = LISTS + 8 * MAX_MERGED_TERMS;
 const WEIGHTS = KINDS + 0x100;
-const FREE = WEIGHTS + 0x100;
+// score's parameters: i32 then f64 values.
+const SP = WEIGHTS + 0x100;
+const [S_COUNT, S_TERMS, S_START, S_TF, S_LENGTH, S_WEIGHT, S_N, S_IDF, S_SCORES, S_PARTS] = [0, 4, 8, 12, 16, 20, 24, 28, 32, 36].map((o) => SP + o) as [number, number, number, number, number, number, number, number, number, number];
+const [S_K1P1, S_K1, S_1MB, S_B, S_AVG] = [48, 56, 64, 72, 80].map((o) => SP + o) as [number, number, number, number, number];
+const FREE = SP + 0x60;
 
 const param = (offset: number): Code => [op.const(0), op.load(offset)];
 /** The byte address of element `index` (a local) of the i32 (or, shift 3, f64) array whose address is parameter `offset`. */
@@ -174,7 +180,56 @@ const mergeBody = (): readonly Code[] => [
   op.get(U), op.const(1), op.add,
 ];
 
-type Exports = { memory: WasmMemory; merge(): number };
+// Locals of `score`: i32, then f64.
+const [SU, SR, ST, SNT, SCNT, SREND, STF, SPART, SNN] = [...Array(9).keys()];
+const [BM, SC, SS, SL] = [9, 10, 11, 12];
+const f64Param = (at: number): Code => [op.const(0), op.loadF64(at)];
+
+/**
+ * score() → 0: per unit, the score of its best part and that part's n (scoreUnits of search.ts:
+ * BM25 of each row's counts times its weight, the lowest score, ties to the lower n), in the same
+ * f64 operations in the same order, so the same values.
+ */
+const scoreBody = (): readonly Code[] => [
+  param(S_TERMS), op.set(SNT), param(S_COUNT), op.set(SCNT),
+  op.block, op.loop,
+    op.get(SU), op.get(SCNT), op.geS, op.brIf(1),
+    op.constF64(Infinity), op.set(SC), op.const(0), op.set(SPART),
+    slot(S_START, SU), op.tee(SR), op.load(4), op.set(SREND), op.get(SR), op.load(), op.set(SR),
+    op.block, op.loop,
+      op.get(SR), op.get(SREND), op.geS, op.brIf(1),
+      op.constF64(0), op.set(BM),
+      slot(S_LENGTH, SR), op.load(), op.f64OfI32, op.set(SL),
+      op.const(0), op.set(ST),
+      op.block, op.loop,
+        op.get(ST), op.get(SNT), op.geS, op.brIf(1),
+        op.get(SR), op.get(SNT), op.mul, op.get(ST), op.add, param(S_TF), op.add, op.load8(), op.tee(STF),
+        op.if,
+          // bm25 += (idf[t] * tf * (K1 + 1)) / (tf + K1 * (1 - B + (B * length) / avg))
+          op.get(BM),
+          slot(S_IDF, ST, 3), op.loadF64(), op.get(STF), op.f64OfI32, op.mulF64, f64Param(S_K1P1), op.mulF64,
+          op.get(STF), op.f64OfI32, f64Param(S_K1), f64Param(S_1MB), f64Param(S_B), op.get(SL), op.mulF64, f64Param(S_AVG), op.divF64, op.addF64, op.mulF64, op.addF64,
+          op.divF64, op.addF64, op.set(BM),
+        op.end,
+        op.get(ST), op.const(1), op.add, op.set(ST),
+        op.br(0),
+      op.end, op.end,
+      op.get(BM), op.negF64, op.get(SR), param(S_WEIGHT), op.add, op.load8(), op.f64OfI32, op.mulF64, op.set(SS),
+      slot(S_N, SR), op.load(), op.set(SNN),
+      op.get(SS), op.get(SC), op.ltF64, op.get(SS), op.get(SC), op.eqF64, op.get(SNN), op.get(SPART), op.ltS, op.and, op.or,
+      op.if, op.get(SS), op.set(SC), op.get(SNN), op.set(SPART), op.end,
+      op.get(SR), op.const(1), op.add, op.set(SR),
+      op.br(0),
+    op.end, op.end,
+    slot(S_SCORES, SU, 3), op.get(SC), op.storeF64(),
+    slot(S_PARTS, SU), op.get(SPART), op.store(),
+    op.get(SU), op.const(1), op.add, op.set(SU),
+    op.br(0),
+  op.end, op.end,
+  op.const(0),
+];
+
+type Exports = { memory: WasmMemory; merge(): number; score(): number };
 
 /** What merge gives: LeadUnits's arrays (lead-postings.ts), and per unit its chunk's first unit (-1: records). */
 export type MergedLists = {
@@ -192,37 +247,43 @@ export type MergedLists = {
 };
 
 /**
- * The module: merge, then cmp (which merge calls), with a memory of one page. Made by
- * the tests alone (test/store/lead-merge.test.ts holds MODULE to it): building its bytes from
+ * The module: merge, then cmp (which merge calls), then score, with a memory of one page. Made by
+ * the tests alone (test/store/lead-rank-wasm.test.ts holds MODULE to it): building its bytes from
  * the arrays above cost a one-shot search ~6.5 M instructions of interpreted code, more than the
  * merge itself.
  */
-export function mergeModule(): Uint8Array {
+export function rankModule(): Uint8Array {
   return wasmModule(
     [
       { name: 'merge', params: 0, locals: 20, body: mergeBody() },
       { name: 'cmp', params: 2, locals: 1, body: cmpBody() },
+      { name: 'score', params: 0, locals: 9, f64Locals: 4, body: scoreBody() },
     ],
     FREE / WASM_PAGE + 1,
   );
 }
 
-/** mergeModule()'s bytes, in base64. */
+/** rankModule()'s bytes, in base64. */
 export const MODULE =
-  'AGFzbQEAAAABCwJgAAF/YAJ/fwF/AwMCAAEFAwEAAQcYAwZtZW1vcnkCAAVtZXJnZQAAA2NtcAABCqMHAusGARR/QQAoAgAh' +
-  'AAJAA0AgASAATg0BIAFBA3RBwABqIgIoAgAiAyIFIQYgAigCBCEEAkADQCAFIARPDQECQCAFKAIAIgdBACgCCE8NACAHQQJ0' +
-  'QQAoAgRqKAIARQ0AIAUoAhhBCHZB/wFxLQCwAkUNACAGIANHBEAgBkEcayAFEAFBAE4EQEF/DwsLIAYgBUcEQCAGIAUoAgA2' +
-  'AgAgBiAFKAIENgIEIAYgBSgCCDYCCCAGIAUoAgw2AgwgBiAFKAIQNgIQIAYgBSgCFDYCFCAGIAUoAhg2AhgLIAZBHGohBgsg' +
-  'BUEcaiEFDAALCyACIAY2AgQgAUEBaiEBDAALC0F/IQpBfyEMQX8hDQJAA0BBACEIQQAhAQJAA0AgASAATg0BIAFBA3RBwABq' +
-  'IgIoAgAiAyACKAIESQRAIAhFBEAgAiEIIAEhEgUgAyAIKAIAEAFBAEgEQCACIQggASESCwsLIAFBAWohAQwACwsgCEUNASAI' +
-  'KAIAIgkoAgAhByAJKAIMIREgByAMRyARIA1HcgRAIApBAE4EQCAKQQJ0QQAoAhxqIA42AgALIApBAWohCkEAIQ4gCSgCCCEQ' +
-  'IBBBf0YEQCAKQQN0QQAoAhBqQQAgB2u3RAAAAAAAADBBoiARt6A5AwAFIApBA3RBACgCEGogELcgEbegOQMACyAKQQJ0QQAo' +
-  'AhRqIAc2AgAgCkECdEEAKAIYaiALNgIAIApBAnRBACgCNGogEDYCACAHIQwgESENCyALIg9BAWohCyASIQECQANAIAEgAE4N' +
-  'ASABQQN0QcAAaiICKAIAIgMgAigCBEkEQCADIAkQAUUEQCAPIABsIAFqQQAoAiRqIAMoAhhB/wFxIhNBACgCDCATQQAoAgxI' +
-  'GzoAACAOQQEgAXRyIQ4gAiADQRxqNgIACwsgAUEBaiEBDAALCyAPQQJ0QQAoAihqIAkoAhA2AgAgD0ECdEEAKAIsaiAJKAIU' +
-  'NgIAIA9BACgCMGogCSgCGEEIdkH/AXEtALAEOgAADAALCyAKQQBOBEAgCkECdEEAKAIcaiAONgIACyAKQQFqIRMgE0ECdEEA' +
-  'KAIYaiALNgIAQQAhEwJAA0AgEyAKSg0BIBNBACgCIGogE0ECdEEAKAIcaigCAGk6AAAgE0EBaiETDAALC0EAIAs2AjggCkEB' +
-  'ags0AQF/AkAgACgCACABKAIAayICDQAgACgCDCABKAIMayICDQAgACgCECABKAIQayECCyACCw==';
+  'AGFzbQEAAAABDwNgAAF/YAJ/fwF/YAABfwMEAwABAgUDAQABByAEBm1lbW9yeQIABW1lcmdlAAADY21wAAEFc2NvcmUAAgqE' +
+  'CgPrBgEUf0EAKAIAIQACQANAIAEgAE4NASABQQN0QcAAaiICKAIAIgMiBSEGIAIoAgQhBAJAA0AgBSAETw0BAkAgBSgCACIH' +
+  'QQAoAghPDQAgB0ECdEEAKAIEaigCAEUNACAFKAIYQQh2Qf8BcS0AsAJFDQAgBiADRwRAIAZBHGsgBRABQQBOBEBBfw8LCyAG' +
+  'IAVHBEAgBiAFKAIANgIAIAYgBSgCBDYCBCAGIAUoAgg2AgggBiAFKAIMNgIMIAYgBSgCEDYCECAGIAUoAhQ2AhQgBiAFKAIY' +
+  'NgIYCyAGQRxqIQYLIAVBHGohBQwACwsgAiAGNgIEIAFBAWohAQwACwtBfyEKQX8hDEF/IQ0CQANAQQAhCEEAIQECQANAIAEg' +
+  'AE4NASABQQN0QcAAaiICKAIAIgMgAigCBEkEQCAIRQRAIAIhCCABIRIFIAMgCCgCABABQQBIBEAgAiEIIAEhEgsLCyABQQFq' +
+  'IQEMAAsLIAhFDQEgCCgCACIJKAIAIQcgCSgCDCERIAcgDEcgESANR3IEQCAKQQBOBEAgCkECdEEAKAIcaiAONgIACyAKQQFq' +
+  'IQpBACEOIAkoAgghECAQQX9GBEAgCkEDdEEAKAIQakEAIAdrt0QAAAAAAAAwQaIgEbegOQMABSAKQQN0QQAoAhBqIBC3IBG3' +
+  'oDkDAAsgCkECdEEAKAIUaiAHNgIAIApBAnRBACgCGGogCzYCACAKQQJ0QQAoAjRqIBA2AgAgByEMIBEhDQsgCyIPQQFqIQsg' +
+  'EiEBAkADQCABIABODQEgAUEDdEHAAGoiAigCACIDIAIoAgRJBEAgAyAJEAFFBEAgDyAAbCABakEAKAIkaiADKAIYQf8BcSIT' +
+  'QQAoAgwgE0EAKAIMSBs6AAAgDkEBIAF0ciEOIAIgA0EcajYCAAsLIAFBAWohAQwACwsgD0ECdEEAKAIoaiAJKAIQNgIAIA9B' +
+  'AnRBACgCLGogCSgCFDYCACAPQQAoAjBqIAkoAhhBCHZB/wFxLQCwBDoAAAwACwsgCkEATgRAIApBAnRBACgCHGogDjYCAAsg' +
+  'CkEBaiETIBNBAnRBACgCGGogCzYCAEEAIRMCQANAIBMgCkoNASATQQAoAiBqIBNBAnRBACgCHGooAgBpOgAAIBNBAWohEwwA' +
+  'CwtBACALNgI4IApBAWoLNAEBfwJAIAAoAgAgASgCAGsiAg0AIAAoAgwgASgCDGsiAg0AIAAoAhAgASgCEGshAgsgAgvfAgIJ' +
+  'fwR8QQAoArQGIQNBACgCsAYhBAJAA0AgACAETg0BRAAAAAAAAPB/IQpBACEHIABBAnRBACgCuAZqIgEoAgQhBSABKAIAIQEC' +
+  'QANAIAEgBU4NAUQAAAAAAAAAACEJIAFBAnRBACgCwAZqKAIAtyEMQQAhAgJAA0AgAiADTg0BIAEgA2wgAmpBACgCvAZqLQAA' +
+  'IgYEQCAJIAJBA3RBACgCzAZqKwMAIAa3okEAKwPgBqIgBrdBACsD6AZBACsD8AZBACsD+AYgDKJBACsDgAejoKKgo6AhCQsg' +
+  'AkEBaiECDAALCyAJmiABQQAoAsQGai0AALeiIQsgAUECdEEAKALIBmooAgAhCCALIApjIAsgCmEgCCAHSHFyBEAgCyEKIAgh' +
+  'BwsgAUEBaiEBDAALCyAAQQN0QQAoAtAGaiAKOQMAIABBAnRBACgC1AZqIAc2AgAgAEEBaiEADAALC0EACw==';
 
 let merger: Exports | null | undefined;
 
@@ -303,4 +364,42 @@ export function mergeLists(lists: readonly Uint8Array[], masks: Int32Array, sear
     weight: new Uint8Array(b, at[iWeight]!, rows).slice(),
     first: new Int32Array(b, at[iFirst]!, count).slice(),
   };
+}
+
+/** What score reads: LeadUnits's arrays (lead-postings.ts). */
+export type ScoredUnits = { count: number; terms: number; start: Int32Array; tf: Uint8Array; length: Int32Array; weight: Uint8Array; n: Int32Array };
+
+/**
+ * Scores every unit of `units` as scoreUnits (search.ts) scores one, into `scores` and `parts`,
+ * with the terms' `idf`, BM25's k1 and b and the mean part length `avg`. False where WebAssembly
+ * does not run or memory cannot be had (nothing is written then).
+ */
+export function scoreUnits(units: ScoredUnits, idf: readonly number[], k1: number, b: number, avg: number, scores: Float64Array, parts: Int32Array): boolean {
+  const x = instance();
+  if (!x) return false;
+  const { count, terms } = units;
+  const rows = units.start[count]!;
+  const at: number[] = [];
+  let end = FREE;
+  for (const bytes of [4 * (count + 1), rows * terms, 4 * rows, rows, 4 * rows, 8 * terms, 8 * count, 4 * count]) {
+    at.push(end);
+    end = align8(end + bytes);
+  }
+  if (!memoryFor(x.memory, end)) return false;
+  const buffer = x.memory.buffer;
+  const [start, tf, length, weight, n, idfAt, scoresAt, partsAt] = at as [number, number, number, number, number, number, number, number];
+  new Int32Array(buffer, start, count + 1).set(units.start.subarray(0, count + 1));
+  new Uint8Array(buffer, tf, rows * terms).set(units.tf.subarray(0, rows * terms));
+  new Int32Array(buffer, length, rows).set(units.length.subarray(0, rows));
+  new Uint8Array(buffer, weight, rows).set(units.weight.subarray(0, rows));
+  new Int32Array(buffer, n, rows).set(units.n.subarray(0, rows));
+  new Float64Array(buffer, idfAt, terms).set(idf);
+  const ints = new Int32Array(buffer, 0, FREE / 4);
+  [count, terms, start, tf, length, weight, n, idfAt, scoresAt, partsAt].forEach((v, i) => (ints[S_COUNT / 4 + i] = v));
+  const floats = new Float64Array(buffer, 0, FREE / 8);
+  [k1 + 1, k1, 1 - b, b, avg].forEach((v, i) => (floats[S_K1P1 / 8 + i] = v));
+  x.score();
+  scores.set(new Float64Array(buffer, scoresAt, count));
+  parts.set(new Int32Array(buffer, partsAt, count));
+  return true;
 }
