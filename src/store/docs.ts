@@ -15,7 +15,7 @@ export type StatusName = 'success' | 'failure' | 'unknown';
 export type PartDoc = { n: number; kind: string; label: string | null; weight: number; text: string; group: number; cut?: CutText };
 
 /**
- * A text the index cut (indexedText): `text` is `head + CUT_MARK + tail`, kept unjoined until
+ * A text the index cut (cutOf): `text` is `head + CUT_MARK + tail`, kept unjoined until
  * then. The mark's '…' is the one character of such a text beyond Latin-1, so joined it is a
  * two-byte string (a copy of two bytes a character) that encodes to UTF-8 at an eighth of the
  * speed of its pieces and that the gram keys' search for non-ASCII characters reads whole; nearly
