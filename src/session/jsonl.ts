@@ -7,6 +7,7 @@
 // - a line that does not parse is counted as malformed, except the last line of a file when it
 //   has no newline yet: a writer may still be finishing it, so it is only flagged (`partialTail`).
 // Whether a flagged tail is worth a warning is the caller's choice; everything else is not.
+import { isAscii } from 'node:buffer';
 import { closeSync, createReadStream, openSync, readFileSync, readSync } from 'node:fs';
 
 export type JsonlStats = { malformed: number; nulPadded: number; partialTail: boolean };
@@ -260,7 +261,8 @@ export function* jsonlWindowsSync(path: string, opts: { start?: number; hint?: T
         // allocated outside V8's young generation, on fresh pages each time (~250 page faults a read).
         let end = last - from <= DECODE_BYTES ? last : buf.lastIndexOf(10, from + DECODE_BYTES);
         if (end < from) end = buf.indexOf(10, from + DECODE_BYTES);
-        const text = buf.toString('utf8', from, end + 1);
+        // ASCII read as Latin-1 is the same string, copied instead of decoded (most terminal logs).
+        const text = buf.toString(isAscii(buf.subarray(from, end + 1)) ? 'latin1' : 'utf8', from, end + 1);
         yield { lines: true, text, terminated: true, end: offset + end + 1, hinted: hint?.test(text), bytes: buf, from, offset };
         from = end + 1;
       }
