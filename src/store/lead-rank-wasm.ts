@@ -10,6 +10,7 @@
 import { memoryFor, op, wasmModule, WASM_PAGE, type Code, type WasmMemory } from './wasm-encode.js';
 import { wasmApi } from './ascii-keys.js';
 import { ENTRY_INTS } from './lead-terms.js';
+import type { LeadUnits } from './lead-postings.js';
 
 const ENTRY = 4 * ENTRY_INTS;
 // Byte offsets of an entry's fields (lead-terms.ts): chunk, session, first unit, unit ordinal, n, length, kind << 8 | count.
@@ -232,19 +233,7 @@ const scoreBody = (): readonly Code[] => [
 type Exports = { memory: WasmMemory; merge(): number; score(): number };
 
 /** What merge gives: LeadUnits's arrays (lead-postings.ts), and per unit its chunk's first unit (-1: records). */
-export type MergedLists = {
-  count: number;
-  uid: Float64Array;
-  chunk: Int32Array;
-  mask: Int32Array;
-  held: Uint8Array;
-  start: Int32Array;
-  tf: Uint8Array;
-  n: Int32Array;
-  length: Int32Array;
-  weight: Uint8Array;
-  first: Int32Array;
-};
+export type MergedLists = Pick<LeadUnits, 'count' | 'uid' | 'chunk' | 'mask' | 'held' | 'start' | 'tf' | 'n' | 'length' | 'weight'> & { first: Int32Array };
 
 /**
  * The module: merge, then cmp (which merge calls), then score, with a memory of one page. Made by
