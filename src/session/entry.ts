@@ -125,8 +125,8 @@ export function normaliseRaw(v: RawEntry): SessionEntry {
  * escape of an ordinary character is only a false alarm), a DEL or CSI character, a string
  * ending in a newline (\n"), colour or command_shown fields. A line where it finds nothing holds
  * only texts makeEntry keeps as they are (tab and inner newlines are plain text), so its raw
- * entry needs no normalising when `normalAsIs` also holds. No anchor nor lookaround and no line
- * break in a match: tested once over many lines, a miss is a miss for each of them.
+ * entry needs no normalising when `normalAsIs` also holds. What it finds lies within one line
+ * (a JSON escape never crosses one): tested once over many lines, a miss is a miss for each of them.
  */
 export const MAY_NEED_NORMALISING: TextHint = { test: mayNeedNormalising };
 
@@ -134,9 +134,10 @@ const BACKSLASH = 0x5c;
 const QUOTE = 0x22;
 
 /**
- * MAY_NEED_NORMALISING's test, as the regex /\\[bfru]|[\x7f\x9b]|\\n"|_ansi"|command_shown"/
- * would find it, by indexOf scans: the regex tried its five branches at every character, which
- * was a fifth of a cold build of 10,000 terminal records; indexOf skips to the next candidate.
+ * MAY_NEED_NORMALISING's test by indexOf scans, not a regex (/\\[bfru]|[\x7f\x9b]|\\n"|_ansi"|command_shown"/
+ * tried its five branches at every character, a fifth of a cold build of 10,000 terminal
+ * records); unlike that regex it reads an escaped backslash as one character, so the b, n" or u
+ * after one (a Windows path) is not taken for an escape.
  */
 function mayNeedNormalising(text: string): boolean {
   for (let at = text.indexOf('\\'); at !== -1; at = text.indexOf('\\', at + 1)) {

@@ -79,10 +79,11 @@ export function openDb(path: string, opts: OpenOptions = {}): Db {
     if (created) chmodSync(path, 0o600);
     // A new file is switched to WAL and given its schema unsynced: the switch writes the header in
     // a rollback-journal transaction (four fsyncs: journal, folder, journal, file) and the first
-    // WAL commit syncs the WAL's header and its folder (two more); the six were a sixth of a cold
-    // build of 10,000 terminal records. A power cut then can only leave a file that holds nothing
-    // yet: torn, it opens as not-a-database and is made again; without its WAL, it has no schema,
-    // which is made again (docs/architecture.md, "Index"). The first checkpoint syncs the WAL whole.
+    // WAL commit synced the WAL's header (one more; the folder of the new WAL is synced with the
+    // WAL at the first checkpoint either way); the five were a tenth of a cold build of 10,000
+    // terminal records. A power cut then can only leave a file that holds nothing yet: torn, it
+    // opens as not-a-database and is made again; without its WAL, it has no schema, which is made
+    // again (docs/architecture.md, "Index"). The first checkpoint syncs the WAL whole.
     if (created) db.pragma('synchronous = OFF');
     db.pragma('journal_mode = WAL');
     if (created) opts.setUp?.(db);

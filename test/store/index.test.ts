@@ -201,6 +201,21 @@ describe('the index is a cache', () => {
     expect(again.stderr).toBe('');
   });
 
+  it('a new index.db a power cut left with its WAL header and nothing else is made again, without a word', () => {
+    // A new index.db is switched to WAL and given its schema unsynced (src/session/sqlite.ts):
+    // losing its WAL leaves the file as this makes it, a database in WAL mode with no table.
+    const first = searchJson(world.env, ['connection refused', '--limit', '20']);
+    for (const f of readdirSync(world.data)) if (f.startsWith('index.db')) rmSync(join(world.data, f));
+    const bare = new Database(join(world.data, 'index.db'));
+    bare.pragma('journal_mode = WAL');
+    bare.close();
+    expect(readdirSync(world.data).filter((f) => f.startsWith('index.db'))).toEqual(['index.db']);
+    const r = runCli(['search', 'connection refused', '--limit', '20', '--format', 'json'], { env: world.env });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe('');
+    expect(JSON.parse(r.stdout)).toEqual(first);
+  });
+
   it('a different parser version rebuilds from the sources', () => {
     searchWithStats(['anything']);
     const db = new Database(join(world.data, 'index.db'));
