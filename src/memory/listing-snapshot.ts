@@ -14,17 +14,17 @@
 // the listing was made from, checked the same way: a warm run then reads one line of paths, one
 // of numbers and the printed text, with no object made per session (the JSON of the sessions was
 // ~10 M instructions of a warm `sessions --global` at 1,000 sessions, callgrind).
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { sep } from 'node:path';
 import { asciiJson, LISTING_VERSION } from '../agents/listing-cache.js';
 import type { ListingInputs } from '../agents/types.js';
+import { statStamp, type StatStamp } from '../file-stat.js';
 import { childPath, writeFileAtomic } from '../files.js';
 import { dataDir } from '../session/paths.js';
 import type { SessionInfo } from './types.js';
 
 const VERSION = 3;
 const VIEW_VERSION = 1;
-const NO_THROW = { throwIfNoEntry: false } as const;
 /**
  * A folder is told unchanged by its mtime, and a file created in the same tick of the file
  * system's clock as the listing leaves it as it was (whole seconds on some file systems): a
@@ -49,7 +49,7 @@ export type Snapshot = Readonly<Stored>;
  * A file's size; -2 for a folder (a new, deleted or renamed entry changes its mtime, never its
  * size), -3 for anything else: a kept stat matches only the same kind of entry.
  */
-const sizeCode = (st: { size: number; isFile(): boolean; isDirectory(): boolean }): number => (st.isFile() ? st.size : st.isDirectory() ? -2 : -3);
+const sizeCode = (st: StatStamp): number => (st.kind === 'file' ? st.size : st.kind === 'folder' ? -2 : -3);
 
 const fileOf = (provider: string, env: NodeJS.ProcessEnv): string => childPath(dataDir(env), 'cache', `list-${provider}.json`);
 
@@ -59,7 +59,7 @@ export const listingKey = (inputs: ListingInputs): string => JSON.stringify([LIS
 function pushStat(out: Stats, path: string): boolean {
   let st;
   try {
-    st = statSync(path, NO_THROW);
+    st = statStamp(path);
   } catch {
     st = undefined;
   }
@@ -100,11 +100,11 @@ function sessionsUnchanged(sessions: readonly SessionInfo[], stamps: readonly nu
   for (let i = 0; i < sessions.length; i++) {
     let st;
     try {
-      st = statSync(sessions[i]!.location, NO_THROW);
+      st = statStamp(sessions[i]!.location);
     } catch {
       return false;
     }
-    if (st === undefined || st.mtimeMs !== stamps[2 * i] || st.size !== stamps[2 * i + 1] || !st.isFile()) return false;
+    if (st === undefined || st.mtimeMs !== stamps[2 * i] || st.size !== stamps[2 * i + 1] || st.kind !== 'file') return false;
   }
   return true;
 }
@@ -114,7 +114,7 @@ function unchanged(stats: Stats): boolean {
   for (let i = 0; i < stats.length; i += 3) {
     let st;
     try {
-      st = statSync(stats[i] as string, NO_THROW);
+      st = statStamp(stats[i] as string);
     } catch {
       return false;
     }
@@ -229,7 +229,7 @@ function pathsUnchanged(paths: readonly string[], numbers: readonly number[]): b
   for (let i = 0; i < paths.length; i++) {
     let st;
     try {
-      st = statSync(paths[i]!, NO_THROW);
+      st = statStamp(paths[i]!);
     } catch {
       return false;
     }

@@ -2,8 +2,9 @@
 // size and mtime first (one stat), then hashes of its first and last 4 KB. A file that still
 // starts as it did and holds the old last bytes before its new ones only grew, so only its tail
 // needs reading; anything else is read again.
-import { closeSync, openSync, readdirSync, readSync, statSync } from 'node:fs';
+import { closeSync, openSync, readdirSync, readSync } from 'node:fs';
 import { join, sep } from 'node:path';
+import { statStamp } from '../file-stat.js';
 
 /** A file as last read: its stat, its edge hashes, and where reading stopped. */
 export type FileMark = { size: number; mtime: number; head: string; tail: string; parsed_bytes: number; positions: number };
@@ -73,8 +74,6 @@ export function compareFile(path: string, size: number, mtime: number, old: File
 /** The marked files of one source as the freshness check reads them (size -1: not a file, e.g. a database row). */
 export type StampList = { paths: string[]; sizes: number[]; mtimes: number[] };
 
-const NO_THROW = { throwIfNoEntry: false } as const;
-
 /**
  * True when every marked file still has the size and mtime of its mark. One stat each and
  * nothing else made per file: this is most of what a search with nothing new does.
@@ -85,21 +84,21 @@ export function filesUnchanged({ paths, sizes, mtimes }: StampList): boolean {
     if (size < 0) continue;
     let st;
     try {
-      st = statSync(paths[i]!, NO_THROW);
+      st = statStamp(paths[i]!);
     } catch {
       return false;
     }
-    if (st === undefined || st.size !== size || st.mtimeMs !== mtimes[i] || !st.isFile()) return false;
+    if (st === undefined || st.size !== size || st.mtimeMs !== mtimes[i] || st.kind !== 'file') return false;
   }
   return true;
 }
 
 // A missing path is the common case for the places sivtr watches (most agents are not installed):
-// `throwIfNoEntry: false` answers it without building an exception and its stack, ~10 µs each.
+// statStamp answers it without building an exception and its stack, ~10 µs each.
 export function statFile(path: string): { size: number; mtimeMs: number } | undefined {
   try {
-    const st = statSync(path, NO_THROW);
-    return st?.isFile() ? { size: st.size, mtimeMs: st.mtimeMs } : undefined;
+    const st = statStamp(path);
+    return st?.kind === 'file' ? { size: st.size, mtimeMs: st.mtimeMs } : undefined;
   } catch {
     return undefined;
   }
@@ -110,8 +109,8 @@ export type PathStat = [path: string, mtime: number, size: number];
 
 export function statPath(path: string): PathStat {
   try {
-    const st = statSync(path, NO_THROW);
-    return st ? [path, st.mtimeMs, st.isDirectory() ? 0 : st.size] : [path, -1, -1];
+    const st = statStamp(path);
+    return st ? [path, st.mtimeMs, st.kind === 'folder' ? 0 : st.size] : [path, -1, -1];
   } catch {
     return [path, -1, -1];
   }
@@ -121,12 +120,12 @@ export function statPath(path: string): PathStat {
 function samePathStat(path: string, mtime: number, size: number): boolean {
   let st;
   try {
-    st = statSync(path, NO_THROW);
+    st = statStamp(path);
   } catch {
     st = undefined;
   }
   if (st === undefined) return mtime === -1 && size === -1;
-  return st.mtimeMs === mtime && (st.isDirectory() ? 0 : st.size) === size;
+  return st.mtimeMs === mtime && (st.kind === 'folder' ? 0 : st.size) === size;
 }
 
 /**
