@@ -64,6 +64,8 @@ export function openSqlite(path: string, options: BetterSqlite3.Options = {}): D
   return new Database(path, addon ? { ...options, nativeBinding: loadedAddon(addon) as unknown as string } : options);
 }
 
+const BUSY_TIMEOUT_MS = 5000;
+
 export type OpenOptions = {
   readonly?: boolean;
   /** What a file made by this call holds before it holds anything of value (its schema), written unsynced. */
@@ -73,7 +75,7 @@ export type OpenOptions = {
 /** Opens (creating unless read-only) one of our databases with WAL and a busy timeout. */
 export function openDb(path: string, opts: OpenOptions = {}): Db {
   const created = !opts.readonly && !existsSync(path);
-  const db = openSqlite(path, { readonly: opts.readonly ?? false, fileMustExist: opts.readonly ?? false, timeout: 5000 });
+  const db = openSqlite(path, { readonly: opts.readonly ?? false, fileMustExist: opts.readonly ?? false, timeout: BUSY_TIMEOUT_MS });
   if (!opts.readonly) {
     // Captured output is as private as the terminal logs: owner-only, like them.
     if (created) chmodSync(path, 0o600);
@@ -85,11 +87,31 @@ export function openDb(path: string, opts: OpenOptions = {}): Db {
     // opens as not-a-database and is made again; without its WAL, it has no schema, which is made
     // again (docs/architecture.md, "Index"). The first checkpoint syncs the WAL whole.
     if (created) db.pragma('synchronous = OFF');
-    db.pragma('journal_mode = WAL');
+    switchToWal(db);
     if (created) opts.setUp?.(db);
     db.pragma('synchronous = NORMAL');
   }
   return db;
+}
+
+/**
+ * Switches a file to WAL (a no-op once it is). Two processes that make the same new file at once
+ * (four `sivtr run`s ending together) both switch it: the switch reads the header, then writes
+ * it, and SQLite answers a reader that must wait for another's write lock with SQLITE_BUSY at
+ * once, without the busy timeout (waiting could deadlock). The switch that lost is tried again
+ * until the other's is done, for as long as the busy timeout would have waited.
+ */
+function switchToWal(db: Db): void {
+  const deadline = Date.now() + BUSY_TIMEOUT_MS;
+  for (let pause = 1; ; pause = Math.min(pause * 2, 50)) {
+    try {
+      db.pragma('journal_mode = WAL');
+      return;
+    } catch (error) {
+      if ((error as { code?: string }).code !== 'SQLITE_BUSY' || Date.now() >= deadline) throw error;
+    }
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, pause);
+  }
 }
 
 /** A private scratch database: the same schema and queries as a file, nothing written to disk. */
