@@ -39,7 +39,7 @@ export function ensurePrivateDir(dir: string): void {
  * Replaces a whole file at once: written beside it, then renamed over it. `privateDir` creates a
  * missing parent folder owner-only.
  */
-export function writeFileAtomic(path: string, text: string, opts: { mode: number; privateDir?: boolean }): void {
+export function writeFileAtomic(path: string, text: string | Uint8Array, opts: { mode: number; privateDir?: boolean }): void {
   if (opts.privateDir) ensurePrivateDir(dirname(path));
   const temp = `${path}.${process.pid}.tmp`;
   try {

@@ -75,7 +75,16 @@ export function writeTo(fd: Fd, text: string): void {
     (fd === 1 ? process.stdout : process.stderr).write(text);
     return;
   }
-  const bytes = Buffer.from(text);
+  writeBytesTo(fd, Buffer.from(text));
+}
+
+/** writeTo for bytes already encoded (UTF-8). */
+export function writeBytesTo(fd: Fd, bytes: Buffer): void {
+  if (bytes.length === 0 || closed[fd]) return;
+  if (made[fd]) {
+    (fd === 1 ? process.stdout : process.stderr).write(bytes);
+    return;
+  }
   let at = 0;
   while (at < bytes.length) {
     try {

@@ -10,7 +10,7 @@ import { sessionUnits } from './agent-units.js';
 import { compareFile, edgesOf, filesUnchanged, missingPathsFingerprint, pathsFingerprint, pathsUnchanged, statFile, type FileMark } from '../session/file-mark.js';
 import { displayIds } from './display-id.js';
 import { inputStats, keepListing, keptListing, keptView, keepView, listingKey, type Snapshot } from './listing-snapshot.js';
-import type { IndexContext, IndexPlan, ListingView, ListOptions, OpenedSession, SessionChange, SessionInfo, Source, SourceIndex, Unit } from './types.js';
+import type { IndexContext, IndexPlan, ListingView, ListOptions, OpenedSession, SessionChange, SessionInfo, Source, SourceIndex, SourceView, Unit } from './types.js';
 
 type Listing = { summaries: TranscriptSummary[]; ids: Map<string, string>; cache: ListingCache };
 
@@ -200,20 +200,20 @@ async function listedWithTurns(provider: Provider, opts: ListOptions & { limit?:
  * Every session of a provider as `view` prints them, kept beside its listing (see
  * listing-snapshot): the kept text while nothing the listing was made from changed, else made
  * from the listing (kept or listed afresh) and kept. The sessions themselves when the view
- * cannot hold them or the provider names no listing inputs.
+ * cannot hold them or the provider names no listing inputs. With the stamps the text answers by.
  */
-export async function viewWithTurns(provider: Provider, env: NodeJS.ProcessEnv, view: ListingView): Promise<{ view: string; made?: true } | { sessions: SessionInfo[] }> {
+export async function viewWithTurns(provider: Provider, env: NodeJS.ProcessEnv, view: ListingView): Promise<SourceView> {
   const inputs = provider.listingInputs?.(env);
   // Global: the workspace (cwd) is not asked.
   const opts = { env, cwd: '/', global: true };
   if (!inputs) return { sessions: await listWithTurns(provider, opts) };
   const shown = keptView(provider.name, env, listingKey(inputs), view.name, view.key);
-  if (shown !== undefined) return { view: shown };
+  if (shown !== undefined) return { view: shown.text, stamps: shown.stamps };
   const { sessions, snapshot } = await listedWithTurns(provider, opts);
   const text = view.render(sessions);
   if (text === undefined) return { sessions };
-  if (snapshot) keepView(provider.name, env, snapshot, view.name, view.key, text);
-  return { view: text, made: true };
+  if (!snapshot) return { view: text, made: true };
+  return { view: text, made: true, stamps: keepView(provider.name, env, snapshot, view.name, view.key, text) };
 }
 
 /**
@@ -347,6 +347,10 @@ export function agentSource(provider: Provider): Source {
     index: agentIndex(provider),
     list: (opts: ListOptions & { limit?: number }): Promise<SessionInfo[]> => listWithTurns(provider, opts),
     view: (env: NodeJS.ProcessEnv, view: ListingView) => viewWithTurns(provider, env, view),
+    pageKey(env: NodeJS.ProcessEnv): string | undefined {
+      const inputs = provider.listingInputs?.(env);
+      return inputs && listingKey(inputs);
+    },
     async open(key: string, opts: ListOptions): Promise<OpenedSession> {
       const { info, session, units } = await openTranscript(provider, key, opts);
       return session.usage ? { info, units, usage: session.usage } : { info, units };

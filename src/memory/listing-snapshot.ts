@@ -190,13 +190,16 @@ const viewFile = (provider: string, name: string, env: NodeJS.ProcessEnv): strin
 const viewHeader = (key: string, viewKey: string): string => asciiJson([VIEW_VERSION, key, viewKey]);
 
 /**
- * A view kept with a listing, when it is for these inputs and this form, and nothing the listing
- * was made from changed: the file's first line names them, the next two hold every path the
- * listing was checked by (folders, other inputs, session files, other files) and its mtime and
- * size code, the rest is the view.
+ * Stats a kept text answers by: every path and, two numbers a path, its mtime and size code
+ * (sizeCode; -1, -1 for a path that is missing).
  */
-export function keptView(provider: string, env: NodeJS.ProcessEnv, key: string, name: string, viewKey: string): string | undefined {
-  const path = viewFile(provider, name, env);
+export type PathStamps = { readonly paths: readonly string[]; readonly numbers: readonly number[] };
+
+/**
+ * A kept text's file, when its first line is `header` and every path of its next two lines
+ * still has its stamp: the bytes and where the text starts.
+ */
+function keptChecked(path: string, header: string): { bytes: Buffer; at: number; stamps: PathStamps } | undefined {
   if (!existsSync(path)) return undefined;
   let bytes: Buffer;
   try {
@@ -206,27 +209,60 @@ export function keptView(provider: string, env: NodeJS.ProcessEnv, key: string, 
   }
   // The first three lines are ASCII (asciiJson): read as Latin-1 they are one-byte strings, as
   // the paths given to stat are, even when a title of the view makes the view a two-byte string.
-  const header = viewHeader(key, viewKey);
   const pathsAt = header.length + 1;
   if (bytes[header.length] !== 10 || bytes.toString('latin1', 0, header.length) !== header) return undefined;
   const numbersAt = bytes.indexOf(10, pathsAt) + 1;
-  const viewAt = numbersAt === 0 ? 0 : bytes.indexOf(10, numbersAt) + 1;
-  if (viewAt === 0) return undefined;
+  const at = numbersAt === 0 ? 0 : bytes.indexOf(10, numbersAt) + 1;
+  if (at === 0) return undefined;
   let paths: unknown;
   let numbers: unknown;
   try {
     paths = JSON.parse(bytes.toString('latin1', pathsAt, numbersAt - 1));
-    numbers = JSON.parse(bytes.toString('latin1', numbersAt, viewAt - 1));
+    numbers = JSON.parse(bytes.toString('latin1', numbersAt, at - 1));
   } catch {
     return undefined;
   }
   if (!Array.isArray(paths) || !Array.isArray(numbers) || numbers.length !== paths.length * 2) return undefined;
-  return pathsUnchanged(paths as string[], numbers as number[]) ? bytes.toString('utf8', viewAt) : undefined;
+  const stamps = { paths: paths as string[], numbers: numbers as number[] };
+  return pathsUnchanged(stamps) ? { bytes, at, stamps } : undefined;
+}
+
+/** A kept text's file: its header, its stamps' two lines, the text. */
+function keepChecked(path: string, header: string, stamps: PathStamps, text: string | Buffer): void {
+  const head = `${header}\n${asciiJson(stamps.paths)}\n${JSON.stringify(stamps.numbers)}\n`;
+  try {
+    writeFileAtomic(path, typeof text === 'string' ? head + text : Buffer.concat([Buffer.from(head, 'latin1'), text]), { mode: 0o600, privateDir: true });
+  } catch {
+    // read-only data dir: made afresh next time too
+  }
+}
+
+/**
+ * A view kept with a listing, when it is for these inputs and this form, and nothing the listing
+ * was made from changed: the file's first line names them, the next two hold every path the
+ * listing was checked by (folders, other inputs, session files, other files) and its mtime and
+ * size code, the rest is the view. With the stamps it was checked by.
+ */
+export function keptView(provider: string, env: NodeJS.ProcessEnv, key: string, name: string, viewKey: string): { text: string; stamps: PathStamps } | undefined {
+  const file = viewFile(provider, name, env);
+  const kept = keptChecked(file, viewHeader(key, viewKey));
+  return kept && { text: kept.bytes.toString('utf8', kept.at), stamps: withOwnStamp(kept.stamps, file) };
+}
+
+/**
+ * The stamps a view answers by, and the view file's own: what is made from the view (a page)
+ * answers only while the view is the one it was made from, rewritten or not.
+ */
+function withOwnStamp(stamps: PathStamps, file: string): PathStamps {
+  const own: Stats = [];
+  pushStat(own, file);
+  return { paths: [...stamps.paths, file], numbers: [...stamps.numbers, own[1] as number, own[2] as number] };
 }
 
 /** True when every path still has its mtime and size code (-1, -1: still missing). */
-function pathsUnchanged(paths: readonly string[], numbers: readonly number[]): boolean {
+function pathsUnchanged({ paths, numbers }: PathStamps): boolean {
   for (let i = 0; i < paths.length; i++) {
+    const mtime = numbers[2 * i];
     let st;
     try {
       st = statStamp(paths[i]!);
@@ -234,17 +270,18 @@ function pathsUnchanged(paths: readonly string[], numbers: readonly number[]): b
       return false;
     }
     if (st === undefined) {
-      if (numbers[2 * i] !== -1) return false;
-    } else if (st.mtimeMs !== numbers[2 * i] || sizeCode(st) !== numbers[2 * i + 1]) return false;
+      if (mtime !== -1) return false;
+    } else if (st.mtimeMs !== mtime || sizeCode(st) !== numbers[2 * i + 1]) return false;
   }
   return true;
 }
 
 /**
  * Keeps `view`, a form of the listing `snapshot` holds, with the stats that listing was made
- * from (or checked by): the view then answers exactly while the listing would.
+ * from (or checked by): the view then answers exactly while the listing would. Returns those
+ * stats and the view file's own (withOwnStamp).
  */
-export function keepView(provider: string, env: NodeJS.ProcessEnv, snapshot: Snapshot, name: string, viewKey: string, view: string): void {
+export function keepView(provider: string, env: NodeJS.ProcessEnv, snapshot: Snapshot, name: string, viewKey: string, view: string): PathStamps {
   const paths: string[] = [];
   const numbers: number[] = [];
   const flat = (stats: Stats): void => {
@@ -259,10 +296,26 @@ export function keepView(provider: string, env: NodeJS.ProcessEnv, snapshot: Sna
     numbers.push(snapshot.stamps[2 * i]!, snapshot.stamps[2 * i + 1]!);
   });
   flat(snapshot.files);
-  const text = `${viewHeader(snapshot.key, viewKey)}\n${asciiJson(paths)}\n${JSON.stringify(numbers)}\n${view}`;
-  try {
-    writeFileAtomic(viewFile(provider, name, env), text, { mode: 0o600, privateDir: true });
-  } catch {
-    // read-only data dir: printed from the listing next time too
-  }
+  const stamps = { paths, numbers };
+  const file = viewFile(provider, name, env);
+  keepChecked(file, viewHeader(snapshot.key, viewKey), stamps, view);
+  return withOwnStamp(stamps, file);
+}
+
+// --- pages ------------------------------------------------------------------------------------
+// A page is a command's output (or the part of it made from kept views), kept in
+// `<data>/cache/page-<name>.txt` with the stamps of every view it was made from: a warm run checks
+// them and writes what it read.
+
+const PAGE_VERSION = 1;
+const pageFile = (name: string, env: NodeJS.ProcessEnv): string => childPath(dataDir(env), 'cache', `page-${name}.txt`);
+const pageHeader = (key: string): string => asciiJson([PAGE_VERSION, key]);
+
+/** A kept page for `key` whose stamps all still hold: the file's bytes and where the page starts. */
+export function keptPage(name: string, env: NodeJS.ProcessEnv, key: string): { bytes: Buffer; at: number } | undefined {
+  return keptChecked(pageFile(name, env), pageHeader(key));
+}
+
+export function keepPage(name: string, env: NodeJS.ProcessEnv, key: string, stamps: PathStamps, page: Buffer): void {
+  keepChecked(pageFile(name, env), pageHeader(key), stamps, page);
 }

@@ -2,6 +2,7 @@
 import type { BlockFacts, BlockKind, TokenUsage, TurnEnd } from '../agents/types.js';
 import type { FileMark, PathProbe, StampList } from '../session/file-mark.js';
 import type { PlainEntry } from '../session/entry.js';
+import type { PathStamps } from './listing-snapshot.js';
 
 export type PartKind = BlockKind | 'prompt' | 'command' | 'output';
 
@@ -156,6 +157,9 @@ export interface SourceIndex {
   plan(ctx: IndexContext): Promise<IndexPlan>;
 }
 
+/** A source's answer to `view`: its kept text, or its sessions; `stamps` when they vouch for it. */
+export type SourceView = ({ view: string; made?: true } | { sessions: SessionInfo[] }) & { stamps?: PathStamps };
+
 /** A source of units: the terminal logs, captured history, or one agent provider. */
 export interface Source {
   readonly name: string;
@@ -171,9 +175,15 @@ export interface Source {
   /**
    * Every session (as `list` with `global`), printed by `view`: the text kept with the
    * listing when nothing changed (else `made` now), or the sessions when this source keeps no
-   * view of them.
+   * view of them. With the stamps the text answers by, when it has them (a page made from the
+   * text is kept by them; see listing-snapshot).
    */
-  view?(env: NodeJS.ProcessEnv, view: ListingView): Promise<{ view: string; made?: true } | { sessions: SessionInfo[] }>;
+  view?(env: NodeJS.ProcessEnv, view: ListingView): Promise<SourceView>;
+  /**
+   * What this source's kept view depends on besides its stamps (the listing's inputs): part of a
+   * kept page's key. Undefined for a source that keeps no view.
+   */
+  pageKey?(env: NodeJS.ProcessEnv): string | undefined;
   /** `current`, a full id or a unique prefix (never hidden by the workspace filter). */
   open(key: string, opts: ListOptions): Promise<OpenedSession>;
 }

@@ -7,6 +7,7 @@ import { appendFileSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSyn
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { agentHome, listJson, type AgentHome } from '../agents/helpers.js';
+import { SAMPLE, writeLog } from '../helpers/terminal-log.js';
 
 const cleanups: (() => void)[] = [];
 afterEach(() => {
@@ -168,12 +169,15 @@ describe('sessions from kept listings', () => {
 // the table is compared with the one made after every kept file is deleted.
 const viewFile = (h: AgentHome, provider: string): string => join(h.home, 'data', 'cache', `view-${provider}-table.txt`);
 
-/** The table as a listing made afresh prints it (the kept listings and views deleted first). */
+const pageFile = (h: AgentHome): string => join(h.home, 'data', 'cache', 'page-sessions-global.txt');
+
+/** The table as a listing made afresh prints it (the kept listings, views and page deleted first). */
 function freshTable(h: AgentHome, args: string[], env?: Record<string, string | undefined>): string {
   for (const p of ['claude', 'codex', 'pi']) {
     rmSync(kept(h, p), { force: true });
     rmSync(viewFile(h, p), { force: true });
   }
+  rmSync(pageFile(h), { force: true });
   const r = h.run(['sessions', ...args], { env });
   expect(r.code).toBe(0);
   return r.stdout;
@@ -198,6 +202,7 @@ describe('the sessions table from kept views', () => {
   it('answers from the kept view when nothing changed, the same table as a fresh listing', () => {
     const h = viewedHome();
     const before = table(h);
+    rmSync(pageFile(h));
     const file = viewFile(h, 'claude');
     const text = readFileSync(file, 'utf8');
     // After the JSON line of times: six tab-separated fields a session, the cut title fifth.
@@ -300,5 +305,98 @@ describe('the sessions table from kept views', () => {
     expect(r.stderr).toContain('masked 1 secret (assignment)');
     expect(r.stdout).toBe(freshTable(h, ['--global']));
     expect(h.run(['sessions', '--global', '--reveal']).stdout).toContain('hunter2');
+  });
+});
+
+// The lines of the kept views, sorted and aligned, are kept as one page (src/cli/commands/sessions.ts):
+// a warm `sessions --global` checks the views' stamps, writes each LAST ACTIVITY cell for the zone
+// of the run and splices in the lines of the sources listed at every run (terminal logs, agents
+// without kept views). Each table below is compared with one made after every kept file is deleted.
+describe('the sessions table from a kept page', () => {
+  /** A settled home with terminal logs whose times fall between the agents' sessions, views and page kept. */
+  function pagedHome(): AgentHome {
+    const h = viewedHome();
+    const data = join(h.home, 'data');
+    const times = listJson(h, ['--global']).map((s) => Date.parse(s.updated_at ?? ''));
+    const at = (i: number): number => times[Math.min(i, times.length - 1)]! / 1000;
+    const newer = writeLog(data, '5151-1764400000', SAMPLE);
+    const between = writeLog(data, '5252-1764400001', SAMPLE.slice(0, 2));
+    // One log just after the newest session, one at the very time of another (the terminal's
+    // line goes first: it is the first source), one older than every session.
+    utimesSync(newer, at(0) + 60, at(0) + 60);
+    utimesSync(between, at(2), at(2));
+    utimesSync(writeLog(data, '5353-1764400002', SAMPLE.slice(0, 1)), at(times.length) - 86_400, at(times.length) - 86_400);
+    table(h);
+    expect(existsSync(pageFile(h))).toBe(true);
+    return h;
+  }
+
+  it('answers from the page while nothing changed, the same table as a fresh listing', () => {
+    const h = pagedHome();
+    const before = table(h);
+    expect(before).toContain('terminal');
+    const file = pageFile(h);
+    const text = readFileSync(file, 'latin1');
+    // Its last line of printable ASCII, and that line's TITLE (whitespace in a title is one space).
+    const line = text.split('\n').filter((l) => /^[\x20-\x7e]+$/.test(l)).at(-1)!;
+    const title = line.split(/ {2,}/).at(-1)!;
+    expect(title.length).toBeGreaterThan(3);
+    // A title edited inside the page (same length, so every kept offset still holds) shows: the page answered.
+    const edited = 'x'.repeat(title.length);
+    writeFileSync(file, text.replace(`${title}\n`, `${edited}\n`), 'latin1');
+    const utc = table(h);
+    expect(utc).toContain(edited);
+    expect(utc.replace(edited, title)).toBe(before);
+    expect(freshTable(h, ['--global'])).toBe(before);
+  });
+
+  it('splices the terminal logs in as they change, and answers for a zone of its own', () => {
+    const h = pagedHome();
+    const log = join(h.home, 'data', 'terminals', '5353-1764400002.jsonl');
+    const changes: (() => void)[] = [
+      () => appendFileSync(log, JSON.stringify({ prompt: '$ ', command: 'date', output: 'today' }) + '\n'),
+      () => writeLog(join(h.home, 'data'), '5454-1764400003', SAMPLE),
+      () => rmSync(log),
+    ];
+    for (const change of changes) {
+      const before = table(h);
+      const page = readFileSync(pageFile(h));
+      change();
+      const now = table(h);
+      expect(now).not.toBe(before);
+      // The page still answered: its sources did not change.
+      expect(readFileSync(pageFile(h))).toEqual(page);
+      expect(now).toBe(freshTable(h, ['--global']));
+      table(h);
+    }
+    const tokyo = table(h, ['--global'], { TZ: 'Asia/Tokyo' });
+    expect(tokyo).not.toBe(table(h, ['--global'], { TZ: 'UTC' }));
+    expect(tokyo).toBe(freshTable(h, ['--global'], { TZ: 'Asia/Tokyo' }));
+  });
+
+  it('is made again when a kept view or a session changes', () => {
+    const h = pagedHome();
+    const file = viewFile(h, 'claude');
+    const text = readFileSync(file, 'utf8');
+    const title = text.slice(text.lastIndexOf('\n') + 1).split('\t')[4]!;
+    writeFileSync(file, text.replace(`\t${title}\t`, '\tas kept in the view\t'));
+    expect(table(h)).toContain('as kept in the view');
+    const dir = join(h.home, ...PROJECTS, '-home-ana-other');
+    cpSync(join(dir, readdirSync(dir).find((f) => f.endsWith('.jsonl'))!), join(dir, 'dddddddd-1111-4222-8333-444455556666.jsonl'));
+    const now = table(h);
+    expect(now).not.toContain('as kept in the view');
+    expect(now).toBe(freshTable(h, ['--global']));
+  });
+
+  it('splices in the sessions of an agent that keeps no view', () => {
+    const h = agentHome(['claude', 'codex', 'pi', 'gemini']);
+    cleanups.push(h.cleanup);
+    settle(h);
+    table(h);
+    table(h);
+    expect(existsSync(pageFile(h))).toBe(true);
+    const now = table(h);
+    expect(now).toContain('gemini');
+    expect(now).toBe(freshTable(h, ['--global']));
   });
 });

@@ -1,10 +1,12 @@
 // sivtr sessions [SOURCE] [--global] [--json] [--limit N] — sessions newest first, from one
 // source (terminal or a provider) or from all of them.
 import { SivtrError } from '../../errors.js';
+import { asciiJson } from '../../agents/listing-cache.js';
 import { home } from '../../files.js';
+import { keepPage, keptPage, type PathStamps } from '../../memory/listing-snapshot.js';
 import type { ListingView, ListOptions, SessionInfo, Source } from '../../memory/types.js';
 import { cutFlat, flatLine, lineMayHoldSecret, localTime, localTimeOf, note, outJson, outTable, pathShortener, revealing, shortPath, vettedLines, warn } from '../output.js';
-import { writeTo } from '../stdio.js';
+import { writeBytesTo, writeTo } from '../stdio.js';
 import { requireSourceName } from '../source-name.js';
 import { allSources, getSource } from '../../memory/sources.js';
 import type { CommandSpec, ParsedArgs } from '../spec.js';
@@ -60,8 +62,8 @@ const HEADER = ['ID', 'SOURCE', 'LAST ACTIVITY', 'TURNS', 'CWD', 'TITLE'];
 const idCell = (s: SessionInfo): string => (s.parent !== undefined ? `↳ ${s.displayId}` : s.displayId);
 const turnsCell = (s: SessionInfo): string => (s.units === undefined ? '-' : String(s.units));
 
-/** One line of the table (its cells, TITLE cut), and the time it is ordered by. */
-type Row = { at: string; id: string; source: string; time: string; turns: string; cwd: string; title: string };
+/** One line of the table (its cells, TITLE cut), the time it is ordered by, and that time in ms (NaN: not one). */
+type Row = { at: string; ms: number; id: string; source: string; time: string; turns: string; cwd: string; title: string; late?: true };
 
 // --- the table from kept views -----------------------------------------------------------------
 // A source that keeps its listing (Claude Code, Codex, Pi) keeps this table's cells with it: a
@@ -119,7 +121,7 @@ function viewRows(text: string, source: string, limit: number, into: Row[]): boo
       date.setTime(t);
       time = localTimeOf(date);
     }
-    into.push({ at, id: f[k + 1]!, source, time, turns: f[k + 2]!, cwd: f[k + 3]!, title: f[k + 4]! });
+    into.push({ at, ms: t ?? NaN, id: f[k + 1]!, source, time, turns: f[k + 2]!, cwd: f[k + 3]!, title: f[k + 4]! });
     if (f[k + 5] !== '') hint = true;
   }
   return hint;
@@ -133,19 +135,18 @@ function liveRows(sessions: readonly SessionInfo[], into: Row[]): boolean {
     const title = flatLine(s.title ?? '');
     const cells = [idCell(s), s.source, localTime(s.updatedAt), turnsCell(s), short(s.cwd), title];
     if (lineMayHoldSecret(cells)) hint = true;
-    into.push({ at: s.updatedAt ?? '', id: cells[0]!, source: cells[1]!, time: cells[2]!, turns: cells[3]!, cwd: cells[4]!, title: cutFlat(title, TITLE_WIDTH) });
+    const ms = s.updatedAt ? Date.parse(s.updatedAt) : NaN;
+    into.push({ at: s.updatedAt ?? '', ms, id: cells[0]!, source: cells[1]!, time: cells[2]!, turns: cells[3]!, cwd: cells[4]!, title: cutFlat(title, TITLE_WIDTH) });
   }
   return hint;
 }
 
 const newestRowFirst = (a: Row, b: Row): number => (b.at > a.at ? 1 : b.at < a.at ? -1 : 0);
 
-/**
- * The header and the rows as table() aligns them, written out for these six columns: table()'s
- * loop over the cells of each row cost ~15 K instructions a row in a fresh process (callgrind).
- * A line's end is trimmed only when its TITLE is empty: a title is never blank at its end.
- */
-function sessionsTable(rows: readonly Row[]): string {
+/** The widths of the first five columns: the header's and the rows' longest cells. */
+type Widths = [number, number, number, number, number];
+
+function widthsOf(rows: readonly Row[]): Widths {
   let w0 = HEADER[0]!.length;
   let w1 = HEADER[1]!.length;
   let w2 = HEADER[2]!.length;
@@ -158,15 +159,151 @@ function sessionsTable(rows: readonly Row[]): string {
     if (r.turns.length > w3) w3 = r.turns.length;
     if (r.cwd.length > w4) w4 = r.cwd.length;
   }
+  return [w0, w1, w2, w3, w4];
+}
+
+/**
+ * The lines of the table as table() aligns them, written out for these six columns: table()'s
+ * loop over the cells of each row cost ~15 K instructions a row in a fresh process (callgrind).
+ * A line's end is trimmed only when its TITLE is empty: a title is never blank at its end.
+ */
+function lineMaker([w0, w1, w2, w3, w4]: Widths): (r: Pick<Row, 'id' | 'source' | 'time' | 'turns' | 'cwd' | 'title'>) => string {
   const pad: string[] = ['  '];
   for (let i = 1, most = Math.max(w0, w1, w2, w3, w4); i <= most; i++) pad.push(pad[i - 1] + ' ');
-  const line = (id: string, source: string, time: string, turns: string, cwd: string, title: string): string => {
+  return ({ id, source, time, turns, cwd, title }) => {
     const text = id + pad[w0 - id.length] + source + pad[w1 - source.length] + time + pad[w2 - time.length] + turns + pad[w3 - turns.length] + cwd + pad[w4 - cwd.length] + title;
     return title === '' ? text.trimEnd() : text;
   };
-  let text = line(HEADER[0]!, HEADER[1]!, HEADER[2]!, HEADER[3]!, HEADER[4]!, HEADER[5]!) + '\n';
-  for (const r of rows) text += line(r.id, r.source, r.time, r.turns, r.cwd, r.title) + '\n';
+}
+
+const headerRow = { id: HEADER[0]!, source: HEADER[1]!, time: HEADER[2]!, turns: HEADER[3]!, cwd: HEADER[4]!, title: HEADER[5]! };
+
+function sessionsTable(rows: readonly Row[], widths: Widths): string {
+  const line = lineMaker(widths);
+  let text = line(headerRow) + '\n';
+  for (const r of rows) text += line(r) + '\n';
   return text;
+}
+
+// --- the kept views' lines, kept as a page ------------------------------------------------------
+// `sessions --global` with every source and no limit: the lines of the sources that keep views
+// (Claude Code, Codex, Pi) are kept sorted and aligned, as the bytes printed, in a page
+// (listing-snapshot), checked by the stamps of those views. A warm run checks them, writes each
+// line's local time into its LAST ACTIVITY cell, lists the other sources as before (the terminal
+// logs grow with every recorded command; an agent that is not installed finds nothing) and splices
+// their lines in where the sort puts them. Reading the views and making a row, a time and a line
+// for each of 1,000 sessions was ~45 M instructions of a warm run (callgrind).
+
+const PAGE = 'sessions-global';
+const PAGE_FORMAT = 2;
+/** `YYYY-MM-DD HH:MM`: every LAST ACTIVITY cell of a parsed time in the years 1000–9999. */
+const TIME_CELL = 16;
+
+/** The page's key: its format, the view's key and each kept source's (its listing's inputs). */
+function pageKey(kept: readonly Source[], env: NodeJS.ProcessEnv, viewKey: string): string {
+  return JSON.stringify([PAGE_FORMAT, viewKey, kept.map((s) => [s.name, s.pageKey!(env)])]);
+}
+
+/**
+ * What a page holds before its lines, as one JSON line: the widths of the columns (`w`: as the
+ * run that made it printed them, with the other sources' rows; `k`: of the header and the page's
+ * own lines), each line's time as listed (the sort key) and where the line starts, and for each
+ * LAST ACTIVITY cell its time in ms, its byte offset and the zone's offset then (Date's
+ * getTimezoneOffset, minutes), to tell whether it is still the local time.
+ */
+type PageMeta = { w: Widths; k: Widths; at: string[]; line: number[]; time: number[] };
+
+/**
+ * Each LAST ACTIVITY cell of the page as local time now: a cell is written again only where the
+ * zone's offset from UTC at its time is not the one the page was made with (the same ms at the
+ * same offset is the same local time). False when a cell would not be TIME_CELL characters.
+ * Formatting and writing every cell afresh was ~24 M instructions at 1,000 sessions (callgrind):
+ * V8 optimised the loop on another thread.
+ */
+function localTimeCells(bytes: Buffer, body: number, time: readonly number[]): boolean {
+  const date = new Date(0);
+  for (let i = 0; i < time.length; i += 3) {
+    date.setTime(time[i]!);
+    if (date.getTimezoneOffset() === time[i + 2]) continue;
+    const y = date.getFullYear();
+    if (!(y >= 1000 && y <= 9999) || bytes.write(localTimeOf(date), body + time[i + 1]!, 'latin1') !== TIME_CELL) return false;
+  }
+  return true;
+}
+
+/** A page of the kept sources' lines (sorted), aligned as the whole table `w` is; undefined when a time cell is not TIME_CELL long. */
+function makePage(rows: readonly Row[], w: Widths): Buffer | undefined {
+  const line = lineMaker(w);
+  const meta: PageMeta = { w, k: widthsOf(rows), at: [], line: [], time: [] };
+  const date = new Date(0);
+  const lines: string[] = [];
+  let bytes = 0;
+  for (const r of rows) {
+    meta.at.push(r.at);
+    meta.line.push(bytes);
+    if (!Number.isNaN(r.ms)) {
+      if (r.time.length !== TIME_CELL) return undefined;
+      date.setTime(r.ms);
+      meta.time.push(r.ms, bytes + Buffer.byteLength(r.id) + (w[0] - r.id.length + 2) + Buffer.byteLength(r.source) + (w[1] - r.source.length + 2), date.getTimezoneOffset());
+    }
+    const text = line(r) + '\n';
+    lines.push(text);
+    bytes += Buffer.byteLength(text);
+  }
+  return Buffer.concat([Buffer.from(`${asciiJson(meta)}\n`, 'latin1'), Buffer.from(lines.join(''))]);
+}
+
+/**
+ * The table from a kept page and the other sources' rows (listed now), when the page is for this
+ * key and still holds, and those rows hold no hint of a secret and make the columns as wide as
+ * the page's maker printed them: true, printed. Undefined, having printed nothing, otherwise.
+ */
+async function printPage(key: string, others: readonly Source[], late: ReadonlySet<Source>, opts: ListOptions, view: ListingView): Promise<true | undefined> {
+  const kept = keptPage(PAGE, opts.env, key);
+  if (!kept) return undefined;
+  const { bytes } = kept;
+  const metaEnd = bytes.indexOf(10, kept.at);
+  if (metaEnd < 0) return undefined;
+  let meta: PageMeta;
+  try {
+    meta = JSON.parse(bytes.toString('latin1', kept.at, metaEnd)) as PageMeta;
+  } catch {
+    return undefined;
+  }
+  if (!Array.isArray(meta.w) || !Array.isArray(meta.k) || !Array.isArray(meta.at) || !Array.isArray(meta.line) || !Array.isArray(meta.time)) return undefined;
+  const rows: Row[] = [];
+  try {
+    for (const s of others) {
+      const got = s.view ? await s.view(opts.env, view) : { sessions: await s.list({ ...opts, limit: undefined }) };
+      const from = rows.length;
+      if ('view' in got ? viewRows(got.view, s.name, Infinity, rows) : liveRows(got.sessions, rows)) return undefined;
+      if (late.has(s)) for (let i = from; i < rows.length; i++) rows[i]!.late = true;
+    }
+  } catch {
+    return undefined; // listed again the usual way, which tells what failed
+  }
+  const fit = widthsOf(rows);
+  for (let c = 0; c < 5; c++) if (Math.max(fit[c]!, meta.k[c]!) !== meta.w[c]) return undefined;
+  if (rows.length + meta.at.length === 0) return undefined;
+  const body = metaEnd + 1;
+  if (!localTimeCells(bytes, body, meta.time)) return undefined;
+  // Where the sort over every row puts them: after the page's rows of a later time, and of the
+  // same time when the row's source comes after the page's sources (late) rather than before.
+  const line = lineMaker(meta.w);
+  const parts: Buffer[] = [Buffer.from(line(headerRow) + '\n')];
+  let from = 0;
+  for (const r of rows.sort(newestRowFirst)) {
+    let to = from;
+    if (r.late) while (to < meta.at.length && meta.at[to]! >= r.at) to++;
+    else while (to < meta.at.length && meta.at[to]! > r.at) to++;
+    if (to > from) parts.push(bytes.subarray(body + meta.line[from]!, to < meta.at.length ? body + meta.line[to]! : bytes.length));
+    parts.push(Buffer.from(line(r) + '\n'));
+    from = to;
+  }
+  if (from < meta.at.length) parts.push(bytes.subarray(body + meta.line[from]!));
+  // The header holds no hint; the page's lines were tested when it was made, the others' above.
+  writeBytesTo(1, Buffer.concat(parts));
+  return true;
 }
 
 /**
@@ -179,17 +316,39 @@ async function printFromViews(source: string | undefined, opts: ListOptions, lim
   const sources = source === undefined ? allSources().filter((s) => !s.sessionIsUnit) : [getSource(source)];
   const view = tableView();
   const max = limit ?? Infinity;
+  const paged = source === undefined && limit === undefined ? sources.filter((s) => s.view && s.pageKey?.(opts.env) !== undefined) : [];
+  // The page's sources are next to each other in the sources' order: every other source's rows
+  // then sort before the page's rows of the same time or after all of them.
+  const first = sources.findIndex((s) => paged.includes(s));
+  const splice = paged.length > 0 && sources[first + paged.length - 1] === paged.at(-1) ? pageKey(paged, opts.env, view.key) : undefined;
+  const late = new Set(sources.slice(first + paged.length));
+  if (splice !== undefined && (await printPage(splice, sources.filter((s) => !paged.includes(s)), late, opts, view))) return true;
   let hint = false;
   let rows: Row[] = [];
+  const pageRows: Row[] = [];
+  const paths: string[] = [];
+  const numbers: number[] = [];
+  let stamped = splice !== undefined;
   try {
     for (const s of sources) {
       const got = s.view ? await s.view(opts.env, view) : { sessions: await s.list({ ...opts, limit }) };
+      const from = rows.length;
+      let held: boolean;
       if ('view' in got) {
-        hint = viewRows(got.view, s.name, max, rows) || hint;
+        held = viewRows(got.view, s.name, max, rows);
         // Made now (a listing made or changed): code that warm runs never run, so this run's code
         // is not the one to keep for them (bin/sivtr.js keeps a run's compiled code for later starts).
         if (got.made) (globalThis as { __sivtrAtypicalRun?: () => void }).__sivtrAtypicalRun?.();
-      } else hint = liveRows(got.sessions.slice(0, max), rows) || hint;
+      } else held = liveRows(got.sessions.slice(0, max), rows);
+      hint ||= held;
+      if (stamped && paged.includes(s)) {
+        // A page holds no line with a hint of a secret (such a table is masked as a whole).
+        if (got.stamps && !held) {
+          paths.push(...got.stamps.paths);
+          numbers.push(...got.stamps.numbers);
+          for (let i = from; i < rows.length; i++) pageRows.push(rows[i]!);
+        } else stamped = false;
+      }
     }
   } catch (error) {
     if (error instanceof SivtrError) throw error;
@@ -198,8 +357,14 @@ async function printFromViews(source: string | undefined, opts: ListOptions, lim
   if (hint && !revealing()) return false;
   if (source === undefined) rows = rows.sort(newestRowFirst).slice(0, max);
   if (rows.length === 0) return false;
+  const widths = widthsOf(rows);
   // The header holds no hint; the lines were tested above.
-  writeTo(1, sessionsTable(rows));
+  writeTo(1, sessionsTable(rows, widths));
+  if (stamped && splice !== undefined) {
+    const page = makePage(pageRows.sort(newestRowFirst), widths);
+    const stamps: PathStamps = { paths, numbers };
+    if (page) keepPage(PAGE, opts.env, splice, stamps, page);
+  }
   return true;
 }
 
