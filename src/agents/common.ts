@@ -4,6 +4,7 @@ import { readdirSync, statSync, type Stats } from 'node:fs';
 import { normalize } from 'node:path';
 import stripAnsi from 'strip-ansi';
 import type { Transcript, Block, BlockKind, DiscoverOptions, TranscriptSummary } from './types.js';
+import { statStamp } from '../file-stat.js';
 import { childPath } from '../files.js';
 import { count } from '../plural.js';
 import { maskSecrets } from '../text/secrets.js';
@@ -139,6 +140,17 @@ export function reportSkipped(path: string, stats: ReadIssue, warn: (m: string) 
 
 /** Directory entries; a missing directory is silent, an unreadable one warns once. */
 export function readDirQuiet(dir: string, what: string, warn: (m: string) => void): import('node:fs').Dirent[] {
+  // A folder that is not there (most agents are not installed) is told by a stat that throws
+  // nothing: readdirSync's ENOENT, its message and stack made, was ~60 K instructions, and a warm
+  // `sessions --global` met some forty (ten editors' storages for each of Cline, Roo and Kilo).
+  // A stat that fails otherwise leaves it to readdirSync, which tells why.
+  let st;
+  try {
+    st = statStamp(dir);
+  } catch {
+    st = null;
+  }
+  if (st === undefined || (st !== null && st.kind !== 'folder')) return [];
   try {
     return readdirSync(dir, { withFileTypes: true });
   } catch (error) {

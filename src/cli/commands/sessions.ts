@@ -200,8 +200,8 @@ const PAGE_FORMAT = 2;
 const TIME_CELL = 16;
 
 /** The page's key: its format, the view's key and each kept source's (its listing's inputs). */
-function pageKey(kept: readonly Source[], env: NodeJS.ProcessEnv, viewKey: string): string {
-  return JSON.stringify([PAGE_FORMAT, viewKey, kept.map((s) => [s.name, s.pageKey!(env)])]);
+function pageKey(kept: readonly (readonly [Source, string])[], viewKey: string): string {
+  return JSON.stringify([PAGE_FORMAT, viewKey, kept.map(([s, key]) => [s.name, key])]);
 }
 
 /**
@@ -316,11 +316,18 @@ async function printFromViews(source: string | undefined, opts: ListOptions, lim
   const sources = source === undefined ? allSources().filter((s) => !s.sessionIsUnit) : [getSource(source)];
   const view = tableView();
   const max = limit ?? Infinity;
-  const paged = source === undefined && limit === undefined ? sources.filter((s) => s.view && s.pageKey?.(opts.env) !== undefined) : [];
+  const keyed: [Source, string][] = [];
+  if (source === undefined && limit === undefined) {
+    for (const s of sources) {
+      const key = s.view && s.pageKey?.(opts.env);
+      if (key) keyed.push([s, key]);
+    }
+  }
+  const paged = keyed.map(([s]) => s);
   // The page's sources are next to each other in the sources' order: every other source's rows
   // then sort before the page's rows of the same time or after all of them.
   const first = sources.findIndex((s) => paged.includes(s));
-  const splice = paged.length > 0 && sources[first + paged.length - 1] === paged.at(-1) ? pageKey(paged, opts.env, view.key) : undefined;
+  const splice = paged.length > 0 && sources[first + paged.length - 1] === paged.at(-1) ? pageKey(keyed, view.key) : undefined;
   const late = new Set(sources.slice(first + paged.length));
   if (splice !== undefined && (await printPage(splice, sources.filter((s) => !paged.includes(s)), late, opts, view))) return true;
   let hint = false;
