@@ -75,6 +75,9 @@ function runWithCodeCache() {
   // process with others).
   const v8 = writeCache ? require('node:v8') : undefined;
   if (v8) v8.setFlagsFromString('--no-flush-bytecode');
+  // A worker thread started meanwhile runs under the same flags, so from the seed made under them
+  // (src/store/sync-helper.ts, bin/seeded-worker.js).
+  globalThis.__sivtrKeepsBytecode = Boolean(v8);
   // The bundle imports packages (yargs, clipboardy, …) through this: import() in code restored
   // from a cache has no loader on Node 20 (see scripts/build.mjs). They resolve from here, the
   // same package root as from dist/.

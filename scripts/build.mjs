@@ -119,7 +119,9 @@ for (const keep of SLIM) {
 await bundle('src/capture/recorder-worker.ts', 'dist/recorder-worker.cjs');
 // The index's helper thread (src/store/sync-helper.ts) likewise.
 await bundle('src/store/index-worker.ts', 'dist/index-worker.cjs');
-seedCodeCaches(['dist/sivtr.cjs', ...SLIM.map((command) => `dist/sivtr-${command}.cjs`)]);
+// The index helper's bundle too: its thread starts from a seed (bin/seeded-worker.js), under
+// either of the flags a launcher may run with.
+seedCodeCaches(['dist/sivtr.cjs', ...SLIM.map((command) => `dist/sivtr-${command}.cjs`), 'dist/index-worker.cjs'], ['dist/index-worker.cjs']);
 // The MCP SDK and zod, bundled whole (src/mcp/sdk-entry.ts), loaded only by `sivtr mcp`: one
 // require() of one file instead of ~250 ES modules (measured here: ~0.45 s against ~0.65 s).
 await build({ ...common, plugins: [], entryPoints: ['src/mcp/sdk-entry.ts'], outfile: 'dist/mcp-sdk.cjs', sourcemap: false, banner: {}, define: {} });

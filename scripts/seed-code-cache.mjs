@@ -11,18 +11,33 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { isAscii } from 'node:buffer';
 import Module from 'node:module';
 import { basename, dirname, join } from 'node:path';
+import { setFlagsFromString } from 'node:v8';
 import { Script } from 'node:vm';
 
 /** The seed's file for a bundle, as the launcher looks for it (dist/.cache/<node>-<arch>-<bundle>.seed.v8). */
 export const seedFile = (bundle) => join(dirname(bundle), '.cache', `${process.version}-${process.arch}-${basename(bundle, '.cjs')}.seed.v8`);
 
-/** Writes the seed of each bundle, compiling its source exactly as the launcher does. */
-export function seedCodeCaches(bundles) {
-  for (const bundle of bundles) {
+/**
+ * The seed of a worker thread's bundle for a process whose launcher keeps bytecode
+ * (`--no-flush-bytecode`, bin/sivtr.js): V8 flags are the process's, and a cache made under other
+ * flags is rejected, so a thread started during such a run needs a seed made under that flag.
+ */
+export const keepingSeedFile = (bundle) => seedFile(bundle).replace(/\.seed\.v8$/, '.keep.seed.v8');
+
+/** Writes the seed of each bundle, compiling its source exactly as the launcher does; `keeping`: bundles that get a keepingSeedFile too. */
+export function seedCodeCaches(bundles, keeping = []) {
+  const seed = (bundle, file) => {
     const bytes = readFileSync(bundle);
     const source = isAscii(bytes) ? bytes.toString('latin1') : bytes.toString('utf8');
-    const file = seedFile(bundle);
     mkdirSync(dirname(file), { recursive: true });
     writeFileSync(file, new Script(Module.wrap(source), { filename: bundle }).createCachedData());
+  };
+  for (const bundle of bundles) seed(bundle, seedFile(bundle));
+  if (keeping.length === 0) return;
+  setFlagsFromString('--no-flush-bytecode');
+  try {
+    for (const bundle of keeping) seed(bundle, keepingSeedFile(bundle));
+  } finally {
+    setFlagsFromString('--flush-bytecode');
   }
 }

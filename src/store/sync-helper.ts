@@ -92,14 +92,20 @@ export class SyncHelper {
    * bundle). It loads its code and waits for `plan`.
    */
   static start(env: NodeJS.ProcessEnv): SyncHelper | undefined {
-    const entry = join(dirname(fileURLToPath(import.meta.url)), 'index-worker.cjs');
+    const dist = dirname(fileURLToPath(import.meta.url));
+    const entry = join(dist, 'index-worker.cjs');
     if (!existsSync(entry)) return undefined;
+    // Started through bin/seeded-worker.js, the bundle runs from the code cache the build seeded
+    // for it instead of being parsed whole at every cold build (that file says what it saves).
+    const seeded = join(dist, '..', 'bin', 'seeded-worker.js');
+    const keeps = (globalThis as { __sivtrKeepsBytecode?: boolean }).__sivtrKeepsBytecode === true;
+    const [file, argv] = existsSync(seeded) ? [seeded, [entry, keeps ? 'keep' : 'plain']] : [entry, []];
     let copies: ReturnType<typeof copyFolderForThread> | undefined;
     try {
       copies = copyFolderForThread();
       const claims = new SharedArrayBuffer(CLAIMS * 4);
       const workerData: Record<string, HelperStart> = { [WORKER_KEY]: { env, claims, copies: copies.dir } };
-      const worker = new (workerThreads().Worker)(entry, { workerData, env, stdout: false, stderr: false });
+      const worker = new (workerThreads().Worker)(file, { argv, workerData, env, stdout: false, stderr: false });
       worker.unref();
       worker.once('exit', copies.release);
       return new SyncHelper(worker, new Int32Array(claims));

@@ -2,12 +2,13 @@
 // a missing, corrupt or stale cache, or an unwritable install, only means compiling as usual.
 // A copy of bin/ and dist/ in a temp dir keeps the repository's own cache out of it.
 import { spawnSync } from 'node:child_process';
-import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { cleanEnv, ROOT, runCliUnprivileged, tempDir, unprivilegedIsNobody } from '../helpers/cli.js';
 import { KEY, PtyScreen } from '../helpers/screen.js';
 import { writeLog } from '../helpers/terminal-log.js';
+import { generateCorpus } from '../../bench/agents-corpus.mjs';
 
 let tmp: { path: string; cleanup: () => void };
 let pkg: string;
@@ -98,6 +99,48 @@ describe('code cache', () => {
     expect(run('diff', '1', '2')).toEqual(first);
     expect(run('search', 'two', '--format', 'json')).toEqual(built);
     expect(existsSync(cacheFile('search'))).toBe(true);
+  });
+
+  it('the index helper thread starts from its seed, under either flags the launcher runs with; a corrupt seed still builds the same index', () => {
+    for (const f of ['bin/seeded-worker.js', 'dist/index-worker.cjs']) copyFileSync(join(ROOT, f), join(pkg, f));
+    mkdirSync(join(pkg, 'dist', '.cache'));
+    const seeds = ['seed', 'keep.seed'].map((kind) => join(pkg, 'dist', '.cache', `${process.version}-${process.arch}-index-worker.${kind}.v8`));
+    for (const seed of seeds) copyFileSync(join(ROOT, 'dist', '.cache', seed.split('/').pop()!), seed);
+    // As the existing seed test asks it: of a plain node, once with the flag a cache-writing launcher sets.
+    const check = `const fs = require('node:fs'); if (process.argv[4]) require('node:v8').setFlagsFromString(process.argv[4]); const b = fs.readFileSync(process.argv[2]);
+      const s = new (require('node:vm').Script)(require('node:module').wrap(b.toString('latin1')), { cachedData: fs.readFileSync(process.argv[3]) }); process.stdout.write(String(s.cachedDataRejected));`;
+    writeFileSync(join(tmp.path, 'check.cjs'), check);
+    const fits = (seed: string, flag?: string) => spawnSync(process.execPath, [join(tmp.path, 'check.cjs'), join(pkg, 'dist', 'index-worker.cjs'), seed, ...(flag ? [flag] : [])], { env, encoding: 'utf8' }).stdout;
+    expect(fits(seeds[0]!), 'the seed fits the bundle').toBe('false');
+    expect(fits(seeds[1]!, '--no-flush-bytecode'), 'the keeping seed fits it under --no-flush-bytecode').toBe('false');
+    expect(fits(seeds[0]!, '--no-flush-bytecode'), 'V8 tells the flags apart').toBe('true');
+    // Agent sessions for the helper to read: it is started at once and given sessions whatever the load.
+    generateCorpus(env.HOME!, { sessions: 6, mb: 1 });
+    const build = (extra: Record<string, string> = {}) => {
+      for (const f of readdirSync(join(tmp.path, 'data'))) if (f.startsWith('index.db')) rmSync(join(tmp.path, 'data', f));
+      const r = spawnSync(process.execPath, [join(pkg, 'bin', 'sivtr.js'), 'search', 'tok-claude-3-1', '--format', 'json'], { env: { ...env, SIVTR_INDEX_HELPER_AFTER_MS: '0', SIVTR_INDEX_STATS: '1', ...extra }, cwd: env.HOME, encoding: 'utf8', timeout: 60_000 });
+      expect(r.status, r.stderr).toBe(0);
+      const stats = JSON.parse(/^sivtr-index-stats (.*)$/m.exec(r.stderr)![1]!) as { sessionsHelped: number };
+      return { stdout: r.stdout, helped: stats.sessionsHelped, other: r.stderr.replace(/^sivtr-index-stats .*\n/m, '') };
+    };
+    const alone = build({ SIVTR_INDEX_HELPER_AFTER_MS: 'off' });
+    expect(JSON.parse(alone.stdout).total).toBeGreaterThan(0);
+    // The first build has no search cache of its own: its launcher keeps bytecode (the keeping seed)…
+    const keeping = build();
+    expect(existsSync(cacheFile('search')), 'a build writes no cache').toBe(false);
+    // …and once a warm search has written one, a later build runs under the default flags (the plain seed).
+    expect(run('search', 'anything').code).toBe(0);
+    expect(existsSync(cacheFile('search'))).toBe(true);
+    const plain = build();
+    for (const seed of seeds) writeFileSync(seed, 'not a V8 code cache');
+    const corrupt = build();
+    rmSync(seeds[0]!);
+    const missing = build();
+    for (const b of [keeping, plain, corrupt, missing]) {
+      expect(b.helped, 'the helper read sessions').toBeGreaterThan(0);
+      expect(b.stdout).toBe(alone.stdout);
+      expect(b.other).toBe(alone.other);
+    }
   });
 
   it('a corrupt cache is ignored and replaced', () => {
