@@ -521,8 +521,8 @@ export function listedUnits(index: IndexDb, terms: readonly string[], kinds: Rea
   return out;
 }
 
-/** Whether listedUnits merges, and LeadRanker (search.ts) scores, in WebAssembly where it runs (tests turn it off to hold the JavaScript loops to the same results), and how often the lists were merged so. */
-export const LEAD_MERGE = { wasm: true, merged: 0 };
+/** Whether listedUnits merges, and LeadRanker (search.ts) masks, counts and scores, in WebAssembly where it runs (tests turn it off to hold the JavaScript loops to the same results), how often the lists were merged so, and how many levels were ranked so. */
+export const LEAD_MERGE = { wasm: true, merged: 0, levels: 0 };
 
 /** LeadUnits of a merge in WebAssembly; a unit's lead is made when a hit shown from it asks for it. */
 function mergedUnits(index: IndexDb, m: MergedLists, nterms: number): LeadUnits {

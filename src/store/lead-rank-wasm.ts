@@ -1,12 +1,15 @@
-// Two loops of a one-shot search of common words as a small WebAssembly module: the merge of
-// listedUnits (lead-bytes.ts) and the scoring of LeadRanker (search.ts). A search of two common
+// The loops of a one-shot search of common words as a small WebAssembly module: the merge of
+// listedUnits (lead-bytes.ts), and ChunkMasks, the keyed terms per unit, leadDf, the scoring and
+// the choice of units of LeadRanker (search.ts). A search of two common
 // words ("parser config", 300 MB bench corpus) merges some 2,600 list entries and scores some
 // 1,500 units, once each: V8 ran those loops as interpreted and baseline code and optimised them
 // on other threads when they were nearly done (callgrind: the merge ~28 M instructions on the main
 // thread and ~50 M on the others, the scoring ~6 M and ~27 M). V8 compiles this at once
 // (Liftoff), from bytes kept below rather than built at every run. The results are the
 // JavaScript loops' to the bit; those stay for a Node without WebAssembly, and the merge's for a
-// search of one source's sessions.
+// search of one source's sessions. The loops around the scoring (a chunk's masks, leadDf, the
+// choice of units: a few thousand iterations each at 1 GB) were what V8 still optimised on
+// other threads, ~65 M instructions of a "parser config" search there.
 import { memoryFor, op, wasmModule, WASM_PAGE, type Code, type WasmMemory } from './wasm-encode.js';
 import { wasmApi } from './ascii-keys.js';
 import { ENTRY_INTS } from './lead-terms.js';
@@ -42,7 +45,12 @@ const WEIGHTS = KINDS + 0x100;
 const SP = WEIGHTS + 0x100;
 const [S_COUNT, S_TERMS, S_START, S_TF, S_LENGTH, S_WEIGHT, S_N, S_IDF, S_SCORES, S_PARTS] = [0, 4, 8, 12, 16, 20, 24, 28, 32, 36].map((o) => SP + o) as [number, number, number, number, number, number, number, number, number, number];
 const [S_K1P1, S_K1, S_1MB, S_B, S_AVG] = [48, 56, 64, 72, 80].map((o) => SP + o) as [number, number, number, number, number];
-const FREE = SP + 0x60;
+// The parameters of listMax, masks, keyed, leadDf and select (i32 values; Q_BEST an f64).
+const Q = SP + 0x60;
+const [Q_COUNT, Q_CHUNK, Q_DENSE, Q_NDENSE, Q_DISTINCT, Q_ND, Q_HELD, Q_KHELD, Q_MIDX, Q_START, Q_WEIGHT, Q_TF, Q_TERMS, Q_DF, Q_LEVEL, Q_KNEED, Q_LEADW, Q_W0, Q_UNKEYED, Q_SCORES, Q_BOUNDS, Q_MEMBERS, Q_ANY] = [...Array(23).keys()].map((i) => Q + 4 * i) as number[] as [number, number, number, number, number, number, number, number, number, number, number, number, number, number, number, number, number, number, number, number, number, number, number];
+const Q_BEST = Q + 96;
+const [Q_MET, Q_NLISTS, Q_NMET, Q_LO, Q_HI] = [104, 108, 112, 116, 120].map((o) => Q + o) as [number, number, number, number, number];
+const FREE = Q + 0x80;
 
 const param = (offset: number): Code => [op.const(0), op.load(offset)];
 /** The byte address of element `index` (a local) of the i32 (or, shift 3, f64) array whose address is parameter `offset`. */
@@ -230,7 +238,183 @@ const scoreBody = (): readonly Code[] => [
   op.const(0),
 ];
 
-type Exports = { memory: WasmMemory; merge(): number; score(): number };
+// Locals of `listMax`.
+const [LE, LEND, LM, LV] = [...Array(4).keys()];
+
+/** listMax() → the largest of the int32s from byte Q_LO to Q_HI (-1: none; -2: one is negative). */
+const listMaxBody = (): readonly Code[] => [
+  param(Q_LO), op.set(LE), param(Q_HI), op.set(LEND), op.const(-1), op.set(LM),
+  op.block, op.loop,
+    op.get(LE), op.get(LEND), op.geU, op.brIf(1),
+    op.get(LE), op.load(), op.tee(LV), op.const(0), op.ltS,
+    op.if, op.const(-2), op.return, op.end,
+    op.get(LV), op.get(LM), op.gtS,
+    op.if, op.get(LV), op.set(LM), op.end,
+    op.get(LE), op.const(4), op.add, op.set(LE),
+    op.br(0),
+  op.end, op.end,
+  op.get(LM),
+];
+
+// Locals of `masks`.
+const [MT, MNL, ME, MEND, MID, MA, MMK, MNMET, MI, MJ, MND, MLM] = [...Array(12).keys()];
+
+/** The index J of `value` (a local) among the ND int32s of the array at parameter `array`, or ND. */
+const findIn = (array: number, j: number, nd: number, value: number): Code => [
+  op.const(0), op.set(j),
+  op.block, op.loop,
+    op.get(j), op.get(nd), op.geS, op.brIf(1),
+    slot(array, j), op.load(), op.get(value), op.eq, op.brIf(1),
+    op.get(j), op.const(1), op.add, op.set(j),
+    op.br(0),
+  op.end, op.end,
+];
+
+/**
+ * masks() → how many chunks are met (ChunkMasks of search.ts, dense): the chunk ids of list t
+ * (its bytes at LISTS + 8t, as merge's) set bit t of their int32 in the zeroed array at Q_DENSE,
+ * each chunk listed at Q_MET when first met; then the distinct masks of the chunks met, in the
+ * order first met, at Q_DISTINCT (their number at Q_ND).
+ */
+const masksBody = (): readonly Code[] => [
+  param(Q_NLISTS), op.set(MNL),
+  op.block, op.loop,
+    op.get(MT), op.get(MNL), op.geS, op.brIf(1),
+    op.get(MT), op.const(3), op.shl, op.const(LISTS), op.add, op.tee(MA), op.load(0), op.set(ME),
+    op.get(MA), op.load(4), op.set(MEND),
+    op.block, op.loop,
+      op.get(ME), op.get(MEND), op.geU, op.brIf(1),
+      op.get(ME), op.load(), op.set(MID),
+      slot(Q_DENSE, MID), op.tee(MA), op.load(), op.tee(MMK), op.eqz,
+      op.if, slot(Q_MET, MNMET), op.get(MID), op.store(), op.get(MNMET), op.const(1), op.add, op.set(MNMET), op.end,
+      op.get(MA), op.get(MMK), op.const(1), op.get(MT), op.shl, op.or, op.store(),
+      op.get(ME), op.const(4), op.add, op.set(ME),
+      op.br(0),
+    op.end, op.end,
+    op.get(MT), op.const(1), op.add, op.set(MT),
+    op.br(0),
+  op.end, op.end,
+  op.block, op.loop,
+    op.get(MI), op.get(MNMET), op.geS, op.brIf(1),
+    slot(Q_MET, MI), op.load(), op.set(MID),
+    slot(Q_DENSE, MID), op.load(), op.tee(MMK), op.get(MLM), op.ne,
+    op.if,
+      op.get(MMK), op.set(MLM),
+      findIn(Q_DISTINCT, MJ, MND, MMK),
+      op.get(MJ), op.get(MND), op.eq,
+      op.if, slot(Q_DISTINCT, MND), op.get(MMK), op.store(), op.get(MND), op.const(1), op.add, op.set(MND), op.end,
+    op.end,
+    op.get(MI), op.const(1), op.add, op.set(MI),
+    op.br(0),
+  op.end, op.end,
+  op.const(0), op.get(MNMET), op.store(Q_NMET),
+  op.const(0), op.get(MND), op.store(Q_ND),
+  op.get(MNMET),
+];
+
+// Locals of `keyed`.
+const [KU, KCNT, KC, KM, KJ, KND, KLM, KLJ] = [...Array(8).keys()];
+
+/**
+ * keyed() → 0: per unit, the keyed terms its chunk holds (LeadRanker's keyedHeld: the popcount of
+ * its mask at Q_DENSE, 0 beyond it) at Q_KHELD, and that mask's place among the distinct ones at
+ * Q_MIDX (Q_ND for a mask not among them: 0).
+ */
+const keyedBody = (): readonly Code[] => [
+  param(Q_COUNT), op.set(KCNT), param(Q_ND), op.set(KND), op.const(-1), op.set(KLM),
+  op.block, op.loop,
+    op.get(KU), op.get(KCNT), op.geS, op.brIf(1),
+    slot(Q_CHUNK, KU), op.load(), op.set(KC),
+    op.const(0), op.set(KM),
+    op.get(KC), param(Q_NDENSE), op.ltU,
+    op.if, slot(Q_DENSE, KC), op.load(), op.set(KM), op.end,
+    slot(Q_KHELD, KU), op.get(KM), op.popcnt, op.store(),
+    op.get(KM), op.get(KLM), op.ne,
+    op.if, op.get(KM), op.set(KLM), findIn(Q_DISTINCT, KJ, KND, KM), op.get(KJ), op.set(KLJ), op.end,
+    slot(Q_MIDX, KU), op.get(KLJ), op.store(),
+    op.get(KU), op.const(1), op.add, op.set(KU),
+    op.br(0),
+  op.end, op.end,
+  op.const(0),
+];
+
+// Locals of `leadDf`.
+const [DU, DCNT, DLV, DKN, DR, DRE, DT, DNT, DLW] = [...Array(9).keys()];
+
+/**
+ * leadDf() → 0: LeadRanker.leadDf into the zeroed int32s at Q_DF — per term, the parts of weight
+ * Q_LEADW or more holding it, among the units holding Q_LEVEL terms whose chunk holds Q_KNEED
+ * keyed ones.
+ */
+const leadDfBody = (): readonly Code[] => [
+  param(Q_COUNT), op.set(DCNT), param(Q_LEVEL), op.set(DLV), param(Q_KNEED), op.set(DKN), param(Q_TERMS), op.set(DNT), param(Q_LEADW), op.set(DLW),
+  op.block, op.loop,
+    op.get(DU), op.get(DCNT), op.geS, op.brIf(1),
+    op.block,
+      op.get(DU), param(Q_HELD), op.add, op.load8(), op.get(DLV), op.ltS, op.brIf(0),
+      op.get(DKN), op.const(0), op.gtS, slot(Q_KHELD, DU), op.load(), op.get(DKN), op.ltS, op.and, op.brIf(0),
+      slot(Q_START, DU), op.tee(DR), op.load(4), op.set(DRE), op.get(DR), op.load(), op.set(DR),
+      op.block, op.loop,
+        op.get(DR), op.get(DRE), op.geS, op.brIf(1),
+        op.get(DR), param(Q_WEIGHT), op.add, op.load8(), op.get(DLW), op.geS,
+        op.if,
+          op.const(0), op.set(DT),
+          op.block, op.loop,
+            op.get(DT), op.get(DNT), op.geS, op.brIf(1),
+            op.get(DR), op.get(DNT), op.mul, op.get(DT), op.add, param(Q_TF), op.add, op.load8(),
+            op.if, slot(Q_DF, DT), slot(Q_DF, DT), op.load(), op.const(1), op.add, op.store(), op.end,
+            op.get(DT), op.const(1), op.add, op.set(DT),
+            op.br(0),
+          op.end, op.end,
+        op.end,
+        op.get(DR), op.const(1), op.add, op.set(DR),
+        op.br(0),
+      op.end, op.end,
+    op.end,
+    op.get(DU), op.const(1), op.add, op.set(DU),
+    op.br(0),
+  op.end, op.end,
+  op.const(0),
+];
+
+// Locals of `select`: i32, then f64.
+const [XU, XCNT, XLV, XKN, XKH, XH, XTOP, XNM, XANY] = [...Array(9).keys()];
+const [XSC, XNB, XBEST] = [9, 10, 11];
+
+/**
+ * select() → how many members: scoreUnits's choice (search.ts) over the scored units — a unit
+ * skipped, a member (listed at Q_MEMBERS), or one that keeps its chunk open (Q_ANY set to 1,
+ * Q_BEST lowered to its score and its bound, negated: Q_BOUNDS by its mask's place, 0 when Q_W0).
+ */
+const selectBody = (): readonly Code[] => [
+  param(Q_COUNT), op.set(XCNT), param(Q_LEVEL), op.set(XLV), param(Q_KNEED), op.set(XKN), f64Param(Q_BEST), op.set(XBEST),
+  op.block, op.loop,
+    op.get(XU), op.get(XCNT), op.geS, op.brIf(1),
+    op.block,
+      slot(Q_KHELD, XU), op.load(), op.set(XKH),
+      op.get(XKN), op.const(0), op.gtS, op.get(XKH), op.get(XKN), op.ltS, op.and, op.brIf(0),
+      op.get(XU), param(Q_HELD), op.add, op.load8(), op.set(XH),
+      op.get(XH), op.get(XKH), param(Q_UNKEYED), op.add, param(Q_W0), op.select, op.set(XTOP),
+      op.get(XH), op.get(XLV), op.gtS, op.get(XTOP), op.get(XLV), op.ltS, op.or, op.brIf(0),
+      slot(Q_SCORES, XU, 3), op.loadF64(), op.set(XSC),
+      op.constF64(0), slot(Q_MIDX, XU), op.load(), op.const(3), op.shl, param(Q_BOUNDS), op.add, op.loadF64(), param(Q_W0), op.select, op.negF64, op.set(XNB),
+      op.get(XH), op.get(XTOP), op.eq, op.get(XSC), op.get(XNB), op.leF64, op.and,
+      op.if,
+        slot(Q_MEMBERS, XNM), op.get(XU), op.store(), op.get(XNM), op.const(1), op.add, op.set(XNM),
+      op.else,
+        op.const(1), op.set(XANY),
+        op.get(XBEST), op.get(XSC), op.minF64, op.get(XNB), op.minF64, op.set(XBEST),
+      op.end,
+    op.end,
+    op.get(XU), op.const(1), op.add, op.set(XU),
+    op.br(0),
+  op.end, op.end,
+  op.const(0), op.get(XANY), op.store(Q_ANY),
+  op.const(0), op.get(XBEST), op.storeF64(Q_BEST),
+  op.get(XNM),
+];
+
+type Exports = { memory: WasmMemory; merge(): number; score(): number; listMax(): number; masks(): number; keyed(): number; leadDf(): number; select(): number };
 
 /** What merge gives: LeadUnits's arrays (lead-postings.ts), and per unit its chunk's first unit (-1: records). */
 export type MergedLists = Pick<LeadUnits, 'count' | 'uid' | 'chunk' | 'mask' | 'held' | 'start' | 'tf' | 'n' | 'length' | 'weight'> & { first: Int32Array };
@@ -247,6 +431,11 @@ export function rankModule(): Uint8Array {
       { name: 'merge', params: 0, locals: 20, body: mergeBody() },
       { name: 'cmp', params: 2, locals: 1, body: cmpBody() },
       { name: 'score', params: 0, locals: 9, f64Locals: 4, body: scoreBody() },
+      { name: 'listMax', params: 0, locals: 4, body: listMaxBody() },
+      { name: 'masks', params: 0, locals: 12, body: masksBody() },
+      { name: 'keyed', params: 0, locals: 8, body: keyedBody() },
+      { name: 'leadDf', params: 0, locals: 9, body: leadDfBody() },
+      { name: 'select', params: 0, locals: 9, f64Locals: 3, body: selectBody() },
     ],
     FREE / WASM_PAGE + 1,
   );
@@ -254,25 +443,40 @@ export function rankModule(): Uint8Array {
 
 /** rankModule()'s bytes, in base64. */
 export const MODULE =
-  'AGFzbQEAAAABDwNgAAF/YAJ/fwF/YAABfwMEAwABAgUDAQABByAEBm1lbW9yeQIABW1lcmdlAAADY21wAAEFc2NvcmUAAgqE' +
-  'CgPrBgEUf0EAKAIAIQACQANAIAEgAE4NASABQQN0QcAAaiICKAIAIgMiBSEGIAIoAgQhBAJAA0AgBSAETw0BAkAgBSgCACIH' +
-  'QQAoAghPDQAgB0ECdEEAKAIEaigCAEUNACAFKAIYQQh2Qf8BcS0AsAJFDQAgBiADRwRAIAZBHGsgBRABQQBOBEBBfw8LCyAG' +
-  'IAVHBEAgBiAFKAIANgIAIAYgBSgCBDYCBCAGIAUoAgg2AgggBiAFKAIMNgIMIAYgBSgCEDYCECAGIAUoAhQ2AhQgBiAFKAIY' +
-  'NgIYCyAGQRxqIQYLIAVBHGohBQwACwsgAiAGNgIEIAFBAWohAQwACwtBfyEKQX8hDEF/IQ0CQANAQQAhCEEAIQECQANAIAEg' +
-  'AE4NASABQQN0QcAAaiICKAIAIgMgAigCBEkEQCAIRQRAIAIhCCABIRIFIAMgCCgCABABQQBIBEAgAiEIIAEhEgsLCyABQQFq' +
-  'IQEMAAsLIAhFDQEgCCgCACIJKAIAIQcgCSgCDCERIAcgDEcgESANR3IEQCAKQQBOBEAgCkECdEEAKAIcaiAONgIACyAKQQFq' +
-  'IQpBACEOIAkoAgghECAQQX9GBEAgCkEDdEEAKAIQakEAIAdrt0QAAAAAAAAwQaIgEbegOQMABSAKQQN0QQAoAhBqIBC3IBG3' +
-  'oDkDAAsgCkECdEEAKAIUaiAHNgIAIApBAnRBACgCGGogCzYCACAKQQJ0QQAoAjRqIBA2AgAgByEMIBEhDQsgCyIPQQFqIQsg' +
-  'EiEBAkADQCABIABODQEgAUEDdEHAAGoiAigCACIDIAIoAgRJBEAgAyAJEAFFBEAgDyAAbCABakEAKAIkaiADKAIYQf8BcSIT' +
-  'QQAoAgwgE0EAKAIMSBs6AAAgDkEBIAF0ciEOIAIgA0EcajYCAAsLIAFBAWohAQwACwsgD0ECdEEAKAIoaiAJKAIQNgIAIA9B' +
-  'AnRBACgCLGogCSgCFDYCACAPQQAoAjBqIAkoAhhBCHZB/wFxLQCwBDoAAAwACwsgCkEATgRAIApBAnRBACgCHGogDjYCAAsg' +
-  'CkEBaiETIBNBAnRBACgCGGogCzYCAEEAIRMCQANAIBMgCkoNASATQQAoAiBqIBNBAnRBACgCHGooAgBpOgAAIBNBAWohEwwA' +
-  'CwtBACALNgI4IApBAWoLNAEBfwJAIAAoAgAgASgCAGsiAg0AIAAoAgwgASgCDGsiAg0AIAAoAhAgASgCEGshAgsgAgvfAgIJ' +
-  'fwR8QQAoArQGIQNBACgCsAYhBAJAA0AgACAETg0BRAAAAAAAAPB/IQpBACEHIABBAnRBACgCuAZqIgEoAgQhBSABKAIAIQEC' +
-  'QANAIAEgBU4NAUQAAAAAAAAAACEJIAFBAnRBACgCwAZqKAIAtyEMQQAhAgJAA0AgAiADTg0BIAEgA2wgAmpBACgCvAZqLQAA' +
-  'IgYEQCAJIAJBA3RBACgCzAZqKwMAIAa3okEAKwPgBqIgBrdBACsD6AZBACsD8AZBACsD+AYgDKJBACsDgAejoKKgo6AhCQsg' +
-  'AkEBaiECDAALCyAJmiABQQAoAsQGai0AALeiIQsgAUECdEEAKALIBmooAgAhCCALIApjIAsgCmEgCCAHSHFyBEAgCyEKIAgh' +
-  'BwsgAUEBaiEBDAALCyAAQQN0QQAoAtAGaiAKOQMAIABBAnRBACgC1AZqIAc2AgAgAEEBaiEADAALC0EACw==';
+  'AGFzbQEAAAABIwhgAAF/YAJ/fwF/YAABf2AAAX9gAAF/YAABf2AAAX9gAAF/AwkIAAECAwQFBgcFAwEAAQdMCQZtZW1vcnkCAAVt' +
+  'ZXJnZQAAA2NtcAABBXNjb3JlAAIHbGlzdE1heAADBW1hc2tzAAQFa2V5ZWQABQZsZWFkRGYABgZzZWxlY3QABwrnEgjrBgEUf0EA' +
+  'KAIAIQACQANAIAEgAE4NASABQQN0QcAAaiICKAIAIgMiBSEGIAIoAgQhBAJAA0AgBSAETw0BAkAgBSgCACIHQQAoAghPDQAgB0EC' +
+  'dEEAKAIEaigCAEUNACAFKAIYQQh2Qf8BcS0AsAJFDQAgBiADRwRAIAZBHGsgBRABQQBOBEBBfw8LCyAGIAVHBEAgBiAFKAIANgIA' +
+  'IAYgBSgCBDYCBCAGIAUoAgg2AgggBiAFKAIMNgIMIAYgBSgCEDYCECAGIAUoAhQ2AhQgBiAFKAIYNgIYCyAGQRxqIQYLIAVBHGoh' +
+  'BQwACwsgAiAGNgIEIAFBAWohAQwACwtBfyEKQX8hDEF/IQ0CQANAQQAhCEEAIQECQANAIAEgAE4NASABQQN0QcAAaiICKAIAIgMg' +
+  'AigCBEkEQCAIRQRAIAIhCCABIRIFIAMgCCgCABABQQBIBEAgAiEIIAEhEgsLCyABQQFqIQEMAAsLIAhFDQEgCCgCACIJKAIAIQcg' +
+  'CSgCDCERIAcgDEcgESANR3IEQCAKQQBOBEAgCkECdEEAKAIcaiAONgIACyAKQQFqIQpBACEOIAkoAgghECAQQX9GBEAgCkEDdEEA' +
+  'KAIQakEAIAdrt0QAAAAAAAAwQaIgEbegOQMABSAKQQN0QQAoAhBqIBC3IBG3oDkDAAsgCkECdEEAKAIUaiAHNgIAIApBAnRBACgC' +
+  'GGogCzYCACAKQQJ0QQAoAjRqIBA2AgAgByEMIBEhDQsgCyIPQQFqIQsgEiEBAkADQCABIABODQEgAUEDdEHAAGoiAigCACIDIAIo' +
+  'AgRJBEAgAyAJEAFFBEAgDyAAbCABakEAKAIkaiADKAIYQf8BcSITQQAoAgwgE0EAKAIMSBs6AAAgDkEBIAF0ciEOIAIgA0EcajYC' +
+  'AAsLIAFBAWohAQwACwsgD0ECdEEAKAIoaiAJKAIQNgIAIA9BAnRBACgCLGogCSgCFDYCACAPQQAoAjBqIAkoAhhBCHZB/wFxLQCw' +
+  'BDoAAAwACwsgCkEATgRAIApBAnRBACgCHGogDjYCAAsgCkEBaiETIBNBAnRBACgCGGogCzYCAEEAIRMCQANAIBMgCkoNASATQQAo' +
+  'AiBqIBNBAnRBACgCHGooAgBpOgAAIBNBAWohEwwACwtBACALNgI4IApBAWoLNAEBfwJAIAAoAgAgASgCAGsiAg0AIAAoAgwgASgC' +
+  'DGsiAg0AIAAoAhAgASgCEGshAgsgAgvfAgIJfwR8QQAoArQGIQNBACgCsAYhBAJAA0AgACAETg0BRAAAAAAAAPB/IQpBACEHIABB' +
+  'AnRBACgCuAZqIgEoAgQhBSABKAIAIQECQANAIAEgBU4NAUQAAAAAAAAAACEJIAFBAnRBACgCwAZqKAIAtyEMQQAhAgJAA0AgAiAD' +
+  'Tg0BIAEgA2wgAmpBACgCvAZqLQAAIgYEQCAJIAJBA3RBACgCzAZqKwMAIAa3okEAKwPgBqIgBrdBACsD6AZBACsD8AZBACsD+AYg' +
+  'DKJBACsDgAejoKKgo6AhCQsgAkEBaiECDAALCyAJmiABQQAoAsQGai0AALeiIQsgAUECdEEAKALIBmooAgAhCCALIApjIAsgCmEg' +
+  'CCAHSHFyBEAgCyEKIAghBwsgAUEBaiEBDAALCyAAQQN0QQAoAtAGaiAKOQMAIABBAnRBACgC1AZqIAc2AgAgAEEBaiEADAALC0EA' +
+  'C0wBBH9BACgChAghAEEAKAKICCEBQX8hAgJAA0AgACABTw0BIAAoAgAiA0EASARAQX4PCyADIAJKBEAgAyECCyAAQQRqIQAMAAsL' +
+  'IAILtAIBDH9BACgC/AchAQJAA0AgACABTg0BIABBA3RBwABqIgUoAgAhAiAFKAIEIQMCQANAIAIgA08NASACKAIAIQQgBEECdEEA' +
+  'KAKYB2oiBSgCACIGRQRAIAdBAnRBACgC+AdqIAQ2AgAgB0EBaiEHCyAFIAZBASAAdHI2AgAgAkEEaiECDAALCyAAQQFqIQAMAAsL' +
+  'AkADQCAIIAdODQEgCEECdEEAKAL4B2ooAgAhBCAEQQJ0QQAoApgHaigCACIGIAtHBEAgBiELQQAhCQJAA0AgCSAKTg0BIAlBAnRB' +
+  'ACgCoAdqKAIAIAZGDQEgCUEBaiEJDAALCyAJIApGBEAgCkECdEEAKAKgB2ogBjYCACAKQQFqIQoLCyAIQQFqIQgMAAsLQQAgBzYC' +
+  'gAhBACAKNgKkByAHC8MBAQh/QQAoApAHIQFBACgCpAchBUF/IQYCQANAIAAgAU4NASAAQQJ0QQAoApQHaigCACECQQAhAyACQQAo' +
+  'ApwHSQRAIAJBAnRBACgCmAdqKAIAIQMLIABBAnRBACgCrAdqIANpNgIAIAMgBkcEQCADIQZBACEEAkADQCAEIAVODQEgBEECdEEA' +
+  'KAKgB2ooAgAgA0YNASAEQQFqIQQMAAsLIAQhBwsgAEECdEEAKAKwB2ogBzYCACAAQQFqIQAMAAsLQQALhAIBCX9BACgCkAchAUEA' +
+  'KALIByECQQAoAswHIQNBACgCwAchB0EAKALQByEIAkADQCAAIAFODQECQCAAQQAoAqgHai0AACACSA0AIANBAEogAEECdEEAKAKs' +
+  'B2ooAgAgA0hxDQAgAEECdEEAKAK0B2oiBCgCBCEFIAQoAgAhBAJAA0AgBCAFTg0BIARBACgCuAdqLQAAIAhOBEBBACEGAkADQCAG' +
+  'IAdODQEgBCAHbCAGakEAKAK8B2otAAAEQCAGQQJ0QQAoAsQHaiAGQQJ0QQAoAsQHaigCAEEBajYCAAsgBkEBaiEGDAALCwsgBEEB' +
+  'aiEEDAALCwsgAEEBaiEADAALC0EAC5MCAgl/A3xBACgCkAchAUEAKALIByECQQAoAswHIQNBACsD8AchCwJAA0AgACABTg0BAkAg' +
+  'AEECdEEAKAKsB2ooAgAhBCADQQBKIAQgA0hxDQAgAEEAKAKoB2otAAAhBSAFIARBACgC2AdqQQAoAtQHGyEGIAUgAkogBiACSHIN' +
+  'ACAAQQN0QQAoAtwHaisDACEJRAAAAAAAAAAAIABBAnRBACgCsAdqKAIAQQN0QQAoAuAHaisDAEEAKALUBxuaIQogBSAGRiAJIApl' +
+  'cQRAIAdBAnRBACgC5AdqIAA2AgAgB0EBaiEHBUEBIQggCyAJpCAKpCELCwsgAEEBaiEADAALC0EAIAg2AugHQQAgCzkD8AcgBws=';
 
 let merger: Exports | null | undefined;
 
@@ -391,4 +595,177 @@ export function scoreUnits(units: ScoredUnits, idf: readonly number[], k1: numbe
   scores.set(new Float64Array(buffer, scoresAt, count));
   parts.set(new Int32Array(buffer, partsAt, count));
   return true;
+}
+
+/** ChunkMasks's arrays (search.ts) when they are dense: the bits by chunk id, the chunks met in order, the distinct masks. */
+export type DenseMasks = { dense: Int32Array; met: number[]; distinct: number[] };
+
+/**
+ * ChunkMasks's arrays from the lists of chunk ids (each term's, undefined for an unkeyed term),
+ * bit t for list t of the first `maxTerms`: undefined where WebAssembly does not run, memory
+ * cannot be had, an id is negative, or the ids are too sparse for a dense array (the `dense` test
+ * of ChunkMasks: its largest id below 8 times their number plus 1024).
+ */
+export function denseMasks(lists: readonly (readonly number[] | undefined)[], maxTerms: number): DenseMasks | undefined {
+  const x = instance();
+  if (!x) return undefined;
+  let count = 0;
+  for (const ids of lists) count += ids ? ids.length : 0;
+  const listsEnd = FREE + 4 * count;
+  if (!memoryFor(x.memory, listsEnd)) return undefined;
+  const starts: number[] = [];
+  let at = FREE;
+  for (const ids of lists) {
+    starts.push(at);
+    if (ids) {
+      new Int32Array(x.memory.buffer, at, ids.length).set(ids);
+      at += 4 * ids.length;
+    }
+  }
+  let ints = new Int32Array(x.memory.buffer, 0, FREE / 4);
+  ints[Q_LO / 4] = FREE;
+  ints[Q_HI / 4] = listsEnd;
+  const max = x.listMax();
+  if (max < -1) return undefined;
+  const size = max + 1;
+  if (size > 8 * count + 1024) return undefined;
+  const dense = align8(listsEnd);
+  const met = align8(dense + 4 * size);
+  const distinct = align8(met + 4 * count);
+  if (!memoryFor(x.memory, distinct + 4 * count)) return undefined;
+  const buffer = x.memory.buffer;
+  new Int32Array(buffer, dense, size).fill(0);
+  ints = new Int32Array(buffer, 0, FREE / 4);
+  const nlists = Math.min(lists.length, maxTerms);
+  for (let t = 0; t < nlists; t++) {
+    const ids = lists[t];
+    ints[(LISTS >> 2) + 2 * t] = starts[t]!;
+    ints[(LISTS >> 2) + 2 * t + 1] = starts[t]! + 4 * (ids ? ids.length : 0);
+  }
+  ints[Q_NLISTS / 4] = nlists;
+  ints[Q_DENSE / 4] = dense;
+  ints[Q_MET / 4] = met;
+  ints[Q_DISTINCT / 4] = distinct;
+  const nmet = x.masks();
+  const nd = new Int32Array(x.memory.buffer, 0, FREE / 4)[Q_ND / 4]!;
+  const b = x.memory.buffer;
+  return { dense: new Int32Array(b, dense, size).slice(), met: Array.from(new Int32Array(b, met, nmet)), distinct: Array.from(new Int32Array(b, distinct, nd)) };
+}
+
+/** What a level of LeadRanker (search.ts) reads of its units: LeadUnits's arrays (lead-postings.ts). */
+export type LevelUnits = ScoredUnits & Pick<LeadUnits, 'chunk' | 'held'>;
+
+/** The choice of LeadRanker.scoreUnits: the members, and whether a unit keeps a chunk open and the best score such a unit or bound gives. */
+export type Selected = { members: Int32Array; anyOpen: boolean; bestOpen: number };
+
+/**
+ * One level of LeadRanker (search.ts) in WebAssembly: its units, their chunks' masks (dense) and
+ * the distinct masks placed in the module's memory once, each unit's keyed terms found there;
+ * then the lead parts' frequencies (leadDf), and the scoring and choice of the units (select).
+ * Valid until another function of the module is called.
+ */
+export class LevelInWasm {
+  private constructor(
+    private readonly x: Exports,
+    private readonly units: LevelUnits,
+    /** Where each array is (bytes). */
+    private readonly at: Record<'start' | 'tf' | 'length' | 'weight' | 'n' | 'idf' | 'bounds' | 'scores' | 'parts' | 'members' | 'df', number>,
+  ) {}
+
+  /** Undefined where WebAssembly does not run or memory cannot be had. */
+  static place(units: LevelUnits, dense: Int32Array, distinct: readonly number[]): LevelInWasm | undefined {
+    const x = instance();
+    if (!x) return undefined;
+    const { count, terms } = units;
+    const rows = units.start[count]!;
+    const nd = distinct.length;
+    const sizes = {
+      chunk: 4 * count, dense: 4 * dense.length, distinct: 4 * nd, held: count, kheld: 4 * count, midx: 4 * count, start: 4 * (count + 1),
+      tf: rows * terms, length: 4 * rows, weight: rows, n: 4 * rows, idf: 8 * terms, bounds: 8 * (nd + 1), scores: 8 * count, parts: 4 * count, members: 4 * count, df: 4 * terms,
+    };
+    const at = {} as Record<keyof typeof sizes, number>;
+    let end = FREE;
+    for (const key of Object.keys(sizes) as (keyof typeof sizes)[]) {
+      at[key] = end;
+      end = align8(end + sizes[key]);
+    }
+    if (!memoryFor(x.memory, end)) return undefined;
+    const buffer = x.memory.buffer;
+    new Int32Array(buffer, at.chunk, count).set(units.chunk.subarray(0, count));
+    new Int32Array(buffer, at.dense, dense.length).set(dense);
+    new Int32Array(buffer, at.distinct, nd).set(distinct);
+    new Uint8Array(buffer, at.held, count).set(units.held.subarray(0, count));
+    new Int32Array(buffer, at.start, count + 1).set(units.start.subarray(0, count + 1));
+    new Uint8Array(buffer, at.tf, rows * terms).set(units.tf.subarray(0, rows * terms));
+    new Int32Array(buffer, at.length, rows).set(units.length.subarray(0, rows));
+    new Uint8Array(buffer, at.weight, rows).set(units.weight.subarray(0, rows));
+    new Int32Array(buffer, at.n, rows).set(units.n.subarray(0, rows));
+    const ints = new Int32Array(buffer, 0, FREE / 4);
+    const set = (param: number, v: number): void => {
+      ints[param / 4] = v;
+    };
+    set(Q_COUNT, count);
+    set(Q_TERMS, terms);
+    set(Q_CHUNK, at.chunk);
+    set(Q_DENSE, at.dense);
+    set(Q_NDENSE, dense.length);
+    set(Q_DISTINCT, at.distinct);
+    set(Q_ND, nd);
+    set(Q_HELD, at.held);
+    set(Q_KHELD, at.kheld);
+    set(Q_MIDX, at.midx);
+    set(Q_START, at.start);
+    set(Q_WEIGHT, at.weight);
+    set(Q_TF, at.tf);
+    set(Q_DF, at.df);
+    set(Q_SCORES, at.scores);
+    set(Q_BOUNDS, at.bounds);
+    set(Q_MEMBERS, at.members);
+    x.keyed();
+    return new LevelInWasm(x, units, at);
+  }
+
+  private ints(): Int32Array {
+    return new Int32Array(this.x.memory.buffer, 0, FREE / 4);
+  }
+
+  /** LeadRanker.leadDf: per term, the lead parts (weight `leadWeight` or more) holding it among the units holding `level` terms whose chunk holds `keyedNeed` keyed ones. */
+  leadDf(level: number, keyedNeed: number, leadWeight: number): number[] {
+    const { terms } = this.units;
+    const buffer = this.x.memory.buffer;
+    new Int32Array(buffer, this.at.df, terms).fill(0);
+    const ints = this.ints();
+    ints[Q_LEVEL / 4] = level;
+    ints[Q_KNEED / 4] = keyedNeed;
+    ints[Q_LEADW / 4] = leadWeight;
+    this.x.leadDf();
+    return Array.from(new Int32Array(this.x.memory.buffer, this.at.df, terms));
+  }
+
+  /**
+   * LeadRanker.scoreUnits: every unit scored (score, into `scores` and `parts`), then those of the
+   * level chosen, with `bounds` the bound of each distinct mask and last of mask 0 (unread when
+   * `weightZero`), `bestOpen` the best score of the chunks kept open so far.
+   */
+  select(idf: readonly number[], k1: number, b: number, avg: number, level: number, keyedNeed: number, weightZero: boolean, unkeyed: number, bounds: readonly number[], bestOpen: number, scores: Float64Array, parts: Int32Array): Selected {
+    const { x, at, units } = this;
+    const { count, terms } = units;
+    const buffer = x.memory.buffer;
+    new Float64Array(buffer, at.idf, terms).set(idf);
+    new Float64Array(buffer, at.bounds, bounds.length).set(bounds);
+    const ints = this.ints();
+    [count, terms, at.start, at.tf, at.length, at.weight, at.n, at.idf, at.scores, at.parts].forEach((v, i) => (ints[S_COUNT / 4 + i] = v));
+    const floats = new Float64Array(buffer, 0, FREE / 8);
+    [k1 + 1, k1, 1 - b, b, avg].forEach((v, i) => (floats[S_K1P1 / 8 + i] = v));
+    x.score();
+    ints[Q_LEVEL / 4] = level;
+    ints[Q_KNEED / 4] = keyedNeed;
+    ints[Q_W0 / 4] = weightZero ? 1 : 0;
+    ints[Q_UNKEYED / 4] = unkeyed;
+    floats[Q_BEST / 8] = bestOpen;
+    const nm = x.select();
+    scores.set(new Float64Array(buffer, at.scores, count));
+    parts.set(new Int32Array(buffer, at.parts, count));
+    return { members: new Int32Array(buffer, at.members, nm).slice(), anyOpen: ints[Q_ANY / 4] === 1, bestOpen: floats[Q_BEST / 8]! };
+  }
 }

@@ -15,7 +15,7 @@ import { PART_WEIGHT, type StatusName } from './docs.js';
 import { termKeys } from './grams.js';
 import { MAX_MASK_TERMS, popcount, type LeadUnits } from './lead-postings.js';
 import { bytesCountable, LazyLead, LEAD_MERGE, LeadBytes, listedUnits } from './lead-bytes.js';
-import { scoreUnits as scoreInWasm } from './lead-rank-wasm.js';
+import { denseMasks, LevelInWasm, scoreUnits as scoreInWasm } from './lead-rank-wasm.js';
 import { chunkOfRecord, decodeRecords, isRecordUnit, RECORD_KINDS, recordMeta, type RecordList } from './record-chunks.js';
 
 export type SearchField = 'content' | 'command' | 'output' | 'input' | 'title';
@@ -609,14 +609,22 @@ class KeyedChunks {
  * ids only grow, and an index rewritten for months holds few chunks with large ids.
  */
 class ChunkMasks {
-  readonly distinct: number[];
+  readonly distinct: readonly number[];
   /** The chunks holding the keys of any of the terms, as chunksHolding(keyed, 1) lists them when every term is keyed. */
-  readonly ids: number[];
+  readonly ids: readonly number[];
   /** The bits by chunk id (beyond its end: 0), while the ids are dense enough. */
   readonly dense: Int32Array | undefined;
   private readonly sparse: Map<number, number> | undefined;
 
   constructor(lists: readonly (number[] | undefined)[]) {
+    // In WebAssembly where it runs: V8 optimised these loops over a common word's thousands of chunks on other threads (~10 M instructions of a one-shot search).
+    const fast = LEAD_MERGE.wasm ? denseMasks(lists, MAX_MASK_TERMS) : undefined;
+    if (fast) {
+      this.dense = fast.dense;
+      this.ids = fast.met;
+      this.distinct = fast.distinct;
+      return;
+    }
     let size = 0;
     let count = 0;
     for (const ids of lists) {
@@ -1107,9 +1115,10 @@ class LeadsOfTarget {
  * as leadLevel reads them: those of the chunks holding the keys of enough of the terms.
  */
 class LeadRanker {
-  /** Per unit: the keyed terms its chunk holds (count and bits). */
-  private readonly keyedHeld: Int32Array;
-  private readonly keyedMask: Int32Array;
+  /** Per unit: the keyed terms its chunk holds (count and bits), for the JavaScript loops (see keyedArrays). */
+  private keyedHeld = new Int32Array(0);
+  private keyedMask = new Int32Array(0);
+  private keyedDone = false;
   private readonly scores: Float64Array;
   private readonly parts: Int32Array;
   /** The units settled so far, by uid: the page's hits are among them. */
@@ -1124,11 +1133,19 @@ class LeadRanker {
     private readonly chunks: Map<number, StoredChunk | undefined>,
   ) {
     const n = units.count;
-    this.keyedHeld = new Int32Array(n);
-    this.keyedMask = new Int32Array(n);
     this.scores = new Float64Array(n);
     this.parts = new Int32Array(n);
-    const masks = keyed.masks();
+  }
+
+  /** keyedHeld and keyedMask, made when a level is ranked in JavaScript (WebAssembly finds them itself). */
+  private keyedArrays(): void {
+    if (this.keyedDone) return;
+    this.keyedDone = true;
+    const { units } = this;
+    const n = units.count;
+    this.keyedHeld = new Int32Array(n);
+    this.keyedMask = new Int32Array(n);
+    const masks = this.keyed.masks();
     let chunk = -1;
     let held = 0;
     let mask = 0;
@@ -1194,12 +1211,17 @@ class LeadRanker {
     if (need <= 0) return undefined;
     this.held = held;
     this.keyedNeed = held - this.keyed.unkeyed;
-    this.idf = inverseFrequencies(this.leadDf(), this.rank.leadParts);
+    // The level's loops over every unit in WebAssembly where it runs: V8 optimised them in JavaScript on other threads, ~20 M instructions of a "parser config" search.
+    const dense = LEAD_MERGE.wasm ? this.keyed.masks().dense : undefined;
+    const wasm = dense && LevelInWasm.place(this.units, dense, this.keyed.masks().distinct);
+    if (wasm) LEAD_MERGE.levels++;
+    else this.keyedArrays();
+    this.idf = inverseFrequencies(wasm ? wasm.leadDf(held, this.keyedNeed, LEAD_WEIGHT) : this.leadDf(), this.rank.leadParts);
     this.bounds.clear();
     this.anyOpen = false;
     this.bestOpen = Infinity;
     if (this.rank.weight > 0) this.openChunks();
-    const members = this.scoreUnits();
+    const members = wasm ? this.selectInWasm(wasm) : this.scoreUnits();
     const { settled, complete } = this.settleBest(members, need, held === this.units.terms);
     if (this.req.sort === 'time' || settled.unique.length < need) {
       if (this.anyOpen) return undefined;
@@ -1308,8 +1330,18 @@ class LeadRanker {
     return members;
   }
 
+  /** scoreUnits in WebAssembly (LevelInWasm.select), with the bound of every distinct mask and of mask 0 looked up first. */
+  private selectInWasm(wasm: LevelInWasm): Int32Array {
+    const weightZero = this.rank.weight === 0;
+    const bounds = weightZero ? [0] : [...this.keyed.masks().distinct.map((m) => this.boundOf(m)), this.boundOf(0)];
+    const out = wasm.select(this.idf, K1, B, this.rank.avg, this.held, this.keyedNeed, weightZero, this.keyed.unkeyed, bounds, this.bestOpen, this.scores, this.parts);
+    if (out.anyOpen) this.anyOpen = true;
+    this.bestOpen = out.bestOpen;
+    return out.members;
+  }
+
   /** settleBest over members given as units: their order by score from a sorted copy of the scores, rows read for the prefix alone. */
-  private settleBest(members: number[], need: number, allTerms: boolean): { settled: { unique: Candidate[]; folded: number; own: number }; complete: boolean } {
+  private settleBest(members: ArrayLike<number> & Iterable<number>, need: number, allTerms: boolean): { settled: { unique: Candidate[]; folded: number; own: number }; complete: boolean } {
     const { units, scores, parts, req } = this;
     const len = members.length;
     const sorted = new Float64Array(len);

@@ -144,10 +144,13 @@ describe('search ranked from the lists', () => {
   function three(req: SearchRequest): { listed: ReturnType<typeof search>; bytes: ReturnType<typeof search>; walked: ReturnType<typeof search>; fromLists: boolean } {
     const before = leadBytesPath.fromLists;
     const mergedBefore = LEAD_MERGE.merged;
+    const levelsBefore = LEAD_MERGE.levels;
     const listed = search(index, req);
     const fromLists = leadBytesPath.fromLists > before;
     // Every target's sessions but one source's: the lists are merged in WebAssembly.
     expect(LEAD_MERGE.merged > mergedBefore, 'merged in WebAssembly').toBe(fromLists && req.target === 'all');
+    // Ranked from the lists: its levels in WebAssembly (the corpus's chunk ids are dense).
+    if (fromLists) expect(LEAD_MERGE.levels > levelsBefore, 'levels in WebAssembly').toBe(true);
     LEAD_MERGE.wasm = false;
     expect(search(index, req), 'merged in JavaScript').toEqual(listed);
     LEAD_MERGE.wasm = true;
