@@ -25,10 +25,20 @@ beforeAll(() => {
 });
 afterAll(() => tmp.cleanup());
 
-/** Runs the CLI with a stdout pipe whose reading end is closed before the CLI writes a byte. */
+/**
+ * Runs the CLI with a stdout pipe whose reading end is closed before the CLI writes a byte. The
+ * end is closed before the CLI even starts: a shell waits on stdin until the close is done, then
+ * becomes the CLI. Closing it just after spawning raced a loaded machine's scheduler: a CLI that
+ * answers at once (`--version`) could write into the still-open pipe and exit 0.
+ */
 function withClosedReader(args: string[], extraEnv: NodeJS.ProcessEnv = {}): Promise<{ code: number | null; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [BIN, ...args], { env: { ...env, ...extraEnv }, cwd: tmp.path, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn('sh', ['-c', 'read go; exec "$@" </dev/null', 'sh', process.execPath, BIN, ...args], {
+      env: { ...env, ...extraEnv },
+      cwd: tmp.path,
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    child.stdout.once('close', () => child.stdin.end('go\n'));
     child.stdout.destroy();
     let stderr = '';
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
