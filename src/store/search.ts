@@ -95,6 +95,8 @@ const FIELD_KINDS: Record<Exclude<SearchField, 'title'>, string[] | undefined> =
 type UnitRow = {
   uid: number; source: string; sid: string; idx: number; at: number | null; at_text: string | null; cwd: string | null;
   status: StatusName; title: string; complete: number; session_title: string | null; last_idx: number;
+  /** Set on an agent unit's row read without at_text, title and session_title (rowsOfUnits with ids): withTexts reads them for the rows a page shows. */
+  textsUnread?: true;
 };
 
 type Candidate = UnitRow & { score: number; bestPart: number | null; allTerms: boolean };
@@ -719,6 +721,7 @@ function rowsOfUnits(index: IndexDb, req: SearchRequest, ids: number[] | undefin
     // unlike a temp table, creates no file).
     from = 'json_each(?) c JOIN units u ON u.id = c.value';
     params.unshift(JSON.stringify(ids));
+    return slimRowsOfUnits(index, `SELECT ${SLIM_UNIT_JSON} FROM ${from} JOIN sessions s ON s.id = u.session WHERE ${where.join(' AND ')}`, params);
   }
   const sql = `SELECT ${UNIT_COLUMNS} FROM ${from} JOIN sessions s ON s.id = u.session WHERE ${where.join(' AND ')}`;
   // raw(): arrays, each made into a row here — better-sqlite3 makes an object through V8's API per row.
@@ -733,6 +736,43 @@ function rowsOfUnits(index: IndexDb, req: SearchRequest, ids: number[] | undefin
 
 /** UNIT_COLUMNS as raw() reads them. */
 type UnitRowValues = [number, string, string, number, number | null, string | null, string | null, StatusName, string, number, string | null, number];
+
+// The candidates' rows without the texts only a shown hit needs (its time as written, its title
+// and its session's), as one JSON array SQLite makes and one JSON.parse reads: better-sqlite3
+// makes every value of a row through V8's API (~15 K instructions a row of twelve, and a common
+// word settles hundreds of rows to show ten; a title holding CJK is decoded to two-byte text).
+// A terminal record's title is read too (an index that gives records rows of their own): isOwnRecord reads it.
+const SLIM_UNIT_JSON = `json_group_array(json_array(u.id, s.source, s.sid, u.idx, u.at, u.cwd, u.status, u.complete,
+      CASE WHEN u.complete = 0 THEN (SELECT max(idx) FROM units WHERE session = u.session) ELSE -1 END,
+      CASE WHEN s.source = 'terminal' THEN u.title END))`;
+
+type SlimUnitValues = [number, string, string, number, number | null, string | null, StatusName, number, number, string | null];
+
+function slimRowsOfUnits(index: IndexDb, sql: string, params: unknown[]): UnitRow[] {
+  const rows = JSON.parse(index.stmt(sql).pluck().get(...params) as string) as SlimUnitValues[];
+  const out: UnitRow[] = new Array(rows.length);
+  for (let i = 0; i < rows.length; i++) {
+    const [uid, source, sid, idx, at, cwd, status, complete, last_idx, title] = rows[i]!;
+    out[i] = { uid, source, sid, idx, at, at_text: null, cwd, status, title: title ?? '', complete, session_title: null, last_idx, textsUnread: true };
+  }
+  return out;
+}
+
+/** `rows` with the texts slimRowsOfUnits left unread read in, in place. */
+function withTexts<T extends UnitRow>(index: IndexDb, rows: T[]): T[] {
+  const unread = rows.filter((r) => r.textsUnread);
+  if (unread.length === 0) return rows;
+  const byUid = new Map(unread.map((r) => [r.uid, r]));
+  const sql = 'SELECT u.id, u.at_text, u.title, s.title FROM json_each(?) c JOIN units u ON u.id = c.value JOIN sessions s ON s.id = u.session';
+  for (const [uid, atText, title, sessionTitle] of index.stmt(sql).raw(true).all(JSON.stringify([...byUid.keys()])) as [number, string | null, string, string | null][]) {
+    const r = byUid.get(uid)!;
+    r.at_text = atText;
+    r.title = title;
+    r.session_title = sessionTitle;
+    delete r.textsUnread;
+  }
+  return rows;
+}
 
 type RecordChunkRow = { id: number; first_unit: number; records: Buffer; source: string; sid: string; session_title: string | null };
 
@@ -1404,7 +1444,8 @@ export function search(index: IndexDb, req: SearchRequest): SearchResult {
     const { unique, folded, own } = settle(index, chunks, req, candidates);
     result = { total: unique.length, folded, own, page: unique.slice(0, req.limit) };
   }
-  const { page, leadPart, ...rest } = result;
+  const { page: found, leadPart, ...rest } = result;
+  const page = withTexts(index, found);
   const ids = sessionDisplayIds(index, new Set(page.map((c) => c.source)));
   const hits = page.map((c) => toHit(index, chunks, c, req, terms, ids, leadPart));
   return { ...rest, hits };
