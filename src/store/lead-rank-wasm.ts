@@ -74,12 +74,8 @@ const [NT, T, P, CUR, END, E, KEPT, CH, BP, H, U, ROWS, LASTC, LASTO, MASK, R, F
 /** The list slot of term T: its next entry, then its end. */
 const listSlot: Code = [op.get(T), op.const(3), op.shl, op.const(LISTS), op.add];
 
-/**
- * merge() → the units (-1: a list out of order). First each list keeps the entries of a visible
- * chunk (its mask not 0) and a searched kind, checking their order; then the lists are merged, a
- * row per part, a unit per run of one chunk and ordinal.
- */
-const mergeBody = (): readonly Code[] => [
+/** merge's first pass: each list keeps the entries of a visible chunk and a searched kind, its order checked. */
+const keepVisible = (): Code[] => [
   param(P_TERMS), op.set(NT),
   op.block, op.loop,
     op.get(T), op.get(NT), op.geS, op.brIf(1),
@@ -109,6 +105,62 @@ const mergeBody = (): readonly Code[] => [
     op.get(T), op.const(1), op.add, op.set(T),
     op.br(0),
   op.end, op.end,
+];
+
+/** A new unit when the part at H (chunk CH, ordinal X) is not the last one's: the last unit's mask stored, the new one's id, chunk, first row and first unit. */
+const unitAt = (): Code[] => [
+    op.get(CH), op.get(LASTC), op.ne, op.get(X), op.get(LASTO), op.ne, op.or,
+    op.if,
+      op.get(U), op.const(0), op.geS,
+      op.if, slot(P_MASK, U), op.get(MASK), op.store(), op.end,
+      op.get(U), op.const(1), op.add, op.set(U),
+      op.const(0), op.set(MASK),
+      op.get(H), op.load(E_FIRST), op.set(F),
+      // The unit's id: a terminal record's (first unit -1) follows from its chunk (recordsFirstUnit of record-chunks.ts).
+      op.get(F), op.const(-1), op.eq,
+      op.if,
+        slot(P_UID, U, 3), op.const(0), op.get(CH), op.sub, op.f64OfI32, op.constF64(2 ** 20), op.mulF64, op.get(X), op.f64OfI32, op.addF64, op.storeF64(),
+      op.else,
+        slot(P_UID, U, 3), op.get(F), op.f64OfI32, op.get(X), op.f64OfI32, op.addF64, op.storeF64(),
+      op.end,
+      slot(P_CHUNK, U), op.get(CH), op.store(),
+      slot(P_START, U), op.get(ROWS), op.store(),
+      slot(P_FIRST, U), op.get(F), op.store(),
+      op.get(CH), op.set(LASTC), op.get(X), op.set(LASTO),
+    op.end,
+];
+
+/** The part at H's n, length and weight, in row R. */
+const rowOf = (): Code[] => [
+    slot(P_N, R), op.get(H), op.load(E_N), op.store(),
+    slot(P_LENGTH, R), op.get(H), op.load(E_LENGTH), op.store(),
+    op.get(R), param(P_WEIGHT), op.add, op.get(H), op.load(E_KIND), op.const(8), op.shrU, op.const(0xff), op.and, op.load8(WEIGHTS), op.store8(),
+];
+
+/** What every merge ends with: the last unit's mask, the rows' end, each unit's count of terms; the count of units returned. */
+const mergeEnd = (): Code[] => [
+  op.get(U), op.const(0), op.geS,
+  op.if, slot(P_MASK, U), op.get(MASK), op.store(), op.end,
+  op.get(U), op.const(1), op.add, op.set(K),
+  slot(P_START, K), op.get(ROWS), op.store(),
+  op.const(0), op.set(K),
+  op.block, op.loop,
+    op.get(K), op.get(U), op.gtS, op.brIf(1),
+    op.get(K), param(P_HELD), op.add, slot(P_MASK, K), op.load(), op.popcnt, op.store8(),
+    op.get(K), op.const(1), op.add, op.set(K),
+    op.br(0),
+  op.end, op.end,
+  op.const(0), op.get(ROWS), op.store(P_ROWS),
+  op.get(U), op.const(1), op.add,
+];
+
+/**
+ * merge() → the units (-1: a list out of order). First each list keeps the entries of a visible
+ * chunk (its mask not 0) and a searched kind, checking their order; then the lists are merged, a
+ * row per part, a unit per run of one chunk and ordinal.
+ */
+const mergeBody = (): readonly Code[] => [
+  ...keepVisible(),
   op.const(-1), op.set(U), op.const(-1), op.set(LASTC), op.const(-1), op.set(LASTO),
   op.block, op.loop,
     // The list whose next entry comes first (the first such term on a tie).
@@ -131,25 +183,7 @@ const mergeBody = (): readonly Code[] => [
     op.get(BP), op.eqz, op.brIf(1),
     op.get(BP), op.load(0), op.tee(H), op.load(E_CHUNK), op.set(CH),
     op.get(H), op.load(E_ORDINAL), op.set(X),
-    op.get(CH), op.get(LASTC), op.ne, op.get(X), op.get(LASTO), op.ne, op.or,
-    op.if,
-      op.get(U), op.const(0), op.geS,
-      op.if, slot(P_MASK, U), op.get(MASK), op.store(), op.end,
-      op.get(U), op.const(1), op.add, op.set(U),
-      op.const(0), op.set(MASK),
-      op.get(H), op.load(E_FIRST), op.set(F),
-      // The unit's id: a terminal record's (first unit -1) follows from its chunk (recordsFirstUnit of record-chunks.ts).
-      op.get(F), op.const(-1), op.eq,
-      op.if,
-        slot(P_UID, U, 3), op.const(0), op.get(CH), op.sub, op.f64OfI32, op.constF64(2 ** 20), op.mulF64, op.get(X), op.f64OfI32, op.addF64, op.storeF64(),
-      op.else,
-        slot(P_UID, U, 3), op.get(F), op.f64OfI32, op.get(X), op.f64OfI32, op.addF64, op.storeF64(),
-      op.end,
-      slot(P_CHUNK, U), op.get(CH), op.store(),
-      slot(P_START, U), op.get(ROWS), op.store(),
-      slot(P_FIRST, U), op.get(F), op.store(),
-      op.get(CH), op.set(LASTC), op.get(X), op.set(LASTO),
-    op.end,
+    ...unitAt(),
     op.get(ROWS), op.tee(R), op.const(1), op.add, op.set(ROWS),
     // Every list whose next entry is this part's: its count, and the list moves on.
     op.get(BEST), op.set(T),
@@ -169,24 +203,39 @@ const mergeBody = (): readonly Code[] => [
       op.get(T), op.const(1), op.add, op.set(T),
       op.br(0),
     op.end, op.end,
-    slot(P_N, R), op.get(H), op.load(E_N), op.store(),
-    slot(P_LENGTH, R), op.get(H), op.load(E_LENGTH), op.store(),
-    op.get(R), param(P_WEIGHT), op.add, op.get(H), op.load(E_KIND), op.const(8), op.shrU, op.const(0xff), op.and, op.load8(WEIGHTS), op.store8(),
+    ...rowOf(),
     op.br(0),
   op.end, op.end,
-  op.get(U), op.const(0), op.geS,
-  op.if, slot(P_MASK, U), op.get(MASK), op.store(), op.end,
-  op.get(U), op.const(1), op.add, op.set(K),
-  slot(P_START, K), op.get(ROWS), op.store(),
-  op.const(0), op.set(K),
+  ...mergeEnd(),
+];
+
+/**
+ * merge1() → merge() of a single list: a row per kept entry, with no search for the list that
+ * comes first and no comparisons. V8 counts, per function, the size of every loop it goes round
+ * and optimises the function once that passes a budget (1.8 M): merge's loop over the lists, gone
+ * round once per entry, had the 1,336 entries of a common CJK pair at 1 GB recompiled by
+ * TurboFan, ~5 M instructions of a search of it; this loop is a third of that size.
+ */
+const merge1Body = (): readonly Code[] => [
+  ...keepVisible(),
+  op.const(-1), op.set(U), op.const(-1), op.set(LASTC), op.const(-1), op.set(LASTO),
+  op.const(LISTS), op.set(P),
+  op.get(P), op.load(0), op.set(CUR), op.get(P), op.load(4), op.set(END),
   op.block, op.loop,
-    op.get(K), op.get(U), op.gtS, op.brIf(1),
-    op.get(K), param(P_HELD), op.add, slot(P_MASK, K), op.load(), op.popcnt, op.store8(),
-    op.get(K), op.const(1), op.add, op.set(K),
+    op.get(CUR), op.get(END), op.geU, op.brIf(1),
+    op.get(CUR), op.tee(H), op.load(E_CHUNK), op.set(CH),
+    op.get(H), op.load(E_ORDINAL), op.set(X),
+    ...unitAt(),
+    op.get(ROWS), op.tee(R), op.const(1), op.add, op.set(ROWS),
+    op.get(R), param(P_TF), op.add,
+    op.get(H), op.load(E_KIND), op.const(0xff), op.and, op.tee(K), param(P_MAXTF), op.get(K), param(P_MAXTF), op.ltS, op.select,
+    op.store8(),
+    op.get(MASK), op.const(1), op.or, op.set(MASK),
+    ...rowOf(),
+    op.get(CUR), op.const(ENTRY), op.add, op.set(CUR),
     op.br(0),
   op.end, op.end,
-  op.const(0), op.get(ROWS), op.store(P_ROWS),
-  op.get(U), op.const(1), op.add,
+  ...mergeEnd(),
 ];
 
 // Locals of `score`: i32, then f64.
@@ -414,13 +463,13 @@ const selectBody = (): readonly Code[] => [
   op.get(XNM),
 ];
 
-type Exports = { memory: WasmMemory; merge(): number; score(): number; listMax(): number; masks(): number; keyed(): number; leadDf(): number; select(): number };
+type Exports = { memory: WasmMemory; merge(): number; merge1(): number; score(): number; listMax(): number; masks(): number; keyed(): number; leadDf(): number; select(): number };
 
 /** What merge gives: LeadUnits's arrays (lead-postings.ts), and per unit its chunk's first unit (-1: records). */
 export type MergedLists = Pick<LeadUnits, 'count' | 'uid' | 'chunk' | 'mask' | 'held' | 'start' | 'tf' | 'n' | 'length' | 'weight'> & { first: Int32Array };
 
 /**
- * The module: merge, then cmp (which merge calls), then score, with a memory of one page. Made by
+ * The module: merge, then cmp (which merge calls), then score, the loops of a level, and merge1 last, with a memory of one page. Made by
  * the tests alone (test/store/lead-rank-wasm.test.ts holds MODULE to it): building its bytes from
  * the arrays above cost a one-shot search ~6.5 M instructions of interpreted code, more than the
  * merge itself.
@@ -436,6 +485,7 @@ export function rankModule(): Uint8Array {
       { name: 'keyed', params: 0, locals: 8, body: keyedBody() },
       { name: 'leadDf', params: 0, locals: 9, body: leadDfBody() },
       { name: 'select', params: 0, locals: 9, f64Locals: 3, body: selectBody() },
+      { name: 'merge1', params: 0, locals: 20, body: merge1Body() },
     ],
     FREE / WASM_PAGE + 1,
   );
@@ -443,40 +493,50 @@ export function rankModule(): Uint8Array {
 
 /** rankModule()'s bytes, in base64. */
 export const MODULE =
-  'AGFzbQEAAAABIwhgAAF/YAJ/fwF/YAABf2AAAX9gAAF/YAABf2AAAX9gAAF/AwkIAAECAwQFBgcFAwEAAQdMCQZtZW1vcnkCAAVt' +
-  'ZXJnZQAAA2NtcAABBXNjb3JlAAIHbGlzdE1heAADBW1hc2tzAAQFa2V5ZWQABQZsZWFkRGYABgZzZWxlY3QABwrnEgjrBgEUf0EA' +
-  'KAIAIQACQANAIAEgAE4NASABQQN0QcAAaiICKAIAIgMiBSEGIAIoAgQhBAJAA0AgBSAETw0BAkAgBSgCACIHQQAoAghPDQAgB0EC' +
-  'dEEAKAIEaigCAEUNACAFKAIYQQh2Qf8BcS0AsAJFDQAgBiADRwRAIAZBHGsgBRABQQBOBEBBfw8LCyAGIAVHBEAgBiAFKAIANgIA' +
-  'IAYgBSgCBDYCBCAGIAUoAgg2AgggBiAFKAIMNgIMIAYgBSgCEDYCECAGIAUoAhQ2AhQgBiAFKAIYNgIYCyAGQRxqIQYLIAVBHGoh' +
-  'BQwACwsgAiAGNgIEIAFBAWohAQwACwtBfyEKQX8hDEF/IQ0CQANAQQAhCEEAIQECQANAIAEgAE4NASABQQN0QcAAaiICKAIAIgMg' +
-  'AigCBEkEQCAIRQRAIAIhCCABIRIFIAMgCCgCABABQQBIBEAgAiEIIAEhEgsLCyABQQFqIQEMAAsLIAhFDQEgCCgCACIJKAIAIQcg' +
-  'CSgCDCERIAcgDEcgESANR3IEQCAKQQBOBEAgCkECdEEAKAIcaiAONgIACyAKQQFqIQpBACEOIAkoAgghECAQQX9GBEAgCkEDdEEA' +
-  'KAIQakEAIAdrt0QAAAAAAAAwQaIgEbegOQMABSAKQQN0QQAoAhBqIBC3IBG3oDkDAAsgCkECdEEAKAIUaiAHNgIAIApBAnRBACgC' +
-  'GGogCzYCACAKQQJ0QQAoAjRqIBA2AgAgByEMIBEhDQsgCyIPQQFqIQsgEiEBAkADQCABIABODQEgAUEDdEHAAGoiAigCACIDIAIo' +
-  'AgRJBEAgAyAJEAFFBEAgDyAAbCABakEAKAIkaiADKAIYQf8BcSITQQAoAgwgE0EAKAIMSBs6AAAgDkEBIAF0ciEOIAIgA0EcajYC' +
-  'AAsLIAFBAWohAQwACwsgD0ECdEEAKAIoaiAJKAIQNgIAIA9BAnRBACgCLGogCSgCFDYCACAPQQAoAjBqIAkoAhhBCHZB/wFxLQCw' +
-  'BDoAAAwACwsgCkEATgRAIApBAnRBACgCHGogDjYCAAsgCkEBaiETIBNBAnRBACgCGGogCzYCAEEAIRMCQANAIBMgCkoNASATQQAo' +
-  'AiBqIBNBAnRBACgCHGooAgBpOgAAIBNBAWohEwwACwtBACALNgI4IApBAWoLNAEBfwJAIAAoAgAgASgCAGsiAg0AIAAoAgwgASgC' +
-  'DGsiAg0AIAAoAhAgASgCEGshAgsgAgvfAgIJfwR8QQAoArQGIQNBACgCsAYhBAJAA0AgACAETg0BRAAAAAAAAPB/IQpBACEHIABB' +
-  'AnRBACgCuAZqIgEoAgQhBSABKAIAIQECQANAIAEgBU4NAUQAAAAAAAAAACEJIAFBAnRBACgCwAZqKAIAtyEMQQAhAgJAA0AgAiAD' +
-  'Tg0BIAEgA2wgAmpBACgCvAZqLQAAIgYEQCAJIAJBA3RBACgCzAZqKwMAIAa3okEAKwPgBqIgBrdBACsD6AZBACsD8AZBACsD+AYg' +
-  'DKJBACsDgAejoKKgo6AhCQsgAkEBaiECDAALCyAJmiABQQAoAsQGai0AALeiIQsgAUECdEEAKALIBmooAgAhCCALIApjIAsgCmEg' +
-  'CCAHSHFyBEAgCyEKIAghBwsgAUEBaiEBDAALCyAAQQN0QQAoAtAGaiAKOQMAIABBAnRBACgC1AZqIAc2AgAgAEEBaiEADAALC0EA' +
-  'C0wBBH9BACgChAghAEEAKAKICCEBQX8hAgJAA0AgACABTw0BIAAoAgAiA0EASARAQX4PCyADIAJKBEAgAyECCyAAQQRqIQAMAAsL' +
-  'IAILtAIBDH9BACgC/AchAQJAA0AgACABTg0BIABBA3RBwABqIgUoAgAhAiAFKAIEIQMCQANAIAIgA08NASACKAIAIQQgBEECdEEA' +
-  'KAKYB2oiBSgCACIGRQRAIAdBAnRBACgC+AdqIAQ2AgAgB0EBaiEHCyAFIAZBASAAdHI2AgAgAkEEaiECDAALCyAAQQFqIQAMAAsL' +
-  'AkADQCAIIAdODQEgCEECdEEAKAL4B2ooAgAhBCAEQQJ0QQAoApgHaigCACIGIAtHBEAgBiELQQAhCQJAA0AgCSAKTg0BIAlBAnRB' +
-  'ACgCoAdqKAIAIAZGDQEgCUEBaiEJDAALCyAJIApGBEAgCkECdEEAKAKgB2ogBjYCACAKQQFqIQoLCyAIQQFqIQgMAAsLQQAgBzYC' +
-  'gAhBACAKNgKkByAHC8MBAQh/QQAoApAHIQFBACgCpAchBUF/IQYCQANAIAAgAU4NASAAQQJ0QQAoApQHaigCACECQQAhAyACQQAo' +
-  'ApwHSQRAIAJBAnRBACgCmAdqKAIAIQMLIABBAnRBACgCrAdqIANpNgIAIAMgBkcEQCADIQZBACEEAkADQCAEIAVODQEgBEECdEEA' +
-  'KAKgB2ooAgAgA0YNASAEQQFqIQQMAAsLIAQhBwsgAEECdEEAKAKwB2ogBzYCACAAQQFqIQAMAAsLQQALhAIBCX9BACgCkAchAUEA' +
-  'KALIByECQQAoAswHIQNBACgCwAchB0EAKALQByEIAkADQCAAIAFODQECQCAAQQAoAqgHai0AACACSA0AIANBAEogAEECdEEAKAKs' +
-  'B2ooAgAgA0hxDQAgAEECdEEAKAK0B2oiBCgCBCEFIAQoAgAhBAJAA0AgBCAFTg0BIARBACgCuAdqLQAAIAhOBEBBACEGAkADQCAG' +
-  'IAdODQEgBCAHbCAGakEAKAK8B2otAAAEQCAGQQJ0QQAoAsQHaiAGQQJ0QQAoAsQHaigCAEEBajYCAAsgBkEBaiEGDAALCwsgBEEB' +
-  'aiEEDAALCwsgAEEBaiEADAALC0EAC5MCAgl/A3xBACgCkAchAUEAKALIByECQQAoAswHIQNBACsD8AchCwJAA0AgACABTg0BAkAg' +
-  'AEECdEEAKAKsB2ooAgAhBCADQQBKIAQgA0hxDQAgAEEAKAKoB2otAAAhBSAFIARBACgC2AdqQQAoAtQHGyEGIAUgAkogBiACSHIN' +
-  'ACAAQQN0QQAoAtwHaisDACEJRAAAAAAAAAAAIABBAnRBACgCsAdqKAIAQQN0QQAoAuAHaisDAEEAKALUBxuaIQogBSAGRiAJIApl' +
-  'cQRAIAdBAnRBACgC5AdqIAA2AgAgB0EBaiEHBUEBIQggCyAJpCAKpCELCwsgAEEBaiEADAALC0EAIAg2AugHQQAgCzkD8AcgBws=';
+  'AGFzbQEAAAABJwlgAAF/YAJ/fwF/YAABf2AAAX9gAAF/YAABf2AAAX9gAAF/YAABfwMKCQABAgMEBQYHCAUDAQABB1UKBm1lbW9y' +
+  'eQIABW1lcmdlAAADY21wAAEFc2NvcmUAAgdsaXN0TWF4AAMFbWFza3MABAVrZXllZAAFBmxlYWREZgAGBnNlbGVjdAAHBm1lcmdl' +
+  'MQAICsAYCesGARR/QQAoAgAhAAJAA0AgASAATg0BIAFBA3RBwABqIgIoAgAiAyIFIQYgAigCBCEEAkADQCAFIARPDQECQCAFKAIA' +
+  'IgdBACgCCE8NACAHQQJ0QQAoAgRqKAIARQ0AIAUoAhhBCHZB/wFxLQCwAkUNACAGIANHBEAgBkEcayAFEAFBAE4EQEF/DwsLIAYg' +
+  'BUcEQCAGIAUoAgA2AgAgBiAFKAIENgIEIAYgBSgCCDYCCCAGIAUoAgw2AgwgBiAFKAIQNgIQIAYgBSgCFDYCFCAGIAUoAhg2AhgL' +
+  'IAZBHGohBgsgBUEcaiEFDAALCyACIAY2AgQgAUEBaiEBDAALC0F/IQpBfyEMQX8hDQJAA0BBACEIQQAhAQJAA0AgASAATg0BIAFB' +
+  'A3RBwABqIgIoAgAiAyACKAIESQRAIAhFBEAgAiEIIAEhEgUgAyAIKAIAEAFBAEgEQCACIQggASESCwsLIAFBAWohAQwACwsgCEUN' +
+  'ASAIKAIAIgkoAgAhByAJKAIMIREgByAMRyARIA1HcgRAIApBAE4EQCAKQQJ0QQAoAhxqIA42AgALIApBAWohCkEAIQ4gCSgCCCEQ' +
+  'IBBBf0YEQCAKQQN0QQAoAhBqQQAgB2u3RAAAAAAAADBBoiARt6A5AwAFIApBA3RBACgCEGogELcgEbegOQMACyAKQQJ0QQAoAhRq' +
+  'IAc2AgAgCkECdEEAKAIYaiALNgIAIApBAnRBACgCNGogEDYCACAHIQwgESENCyALIg9BAWohCyASIQECQANAIAEgAE4NASABQQN0' +
+  'QcAAaiICKAIAIgMgAigCBEkEQCADIAkQAUUEQCAPIABsIAFqQQAoAiRqIAMoAhhB/wFxIhNBACgCDCATQQAoAgxIGzoAACAOQQEg' +
+  'AXRyIQ4gAiADQRxqNgIACwsgAUEBaiEBDAALCyAPQQJ0QQAoAihqIAkoAhA2AgAgD0ECdEEAKAIsaiAJKAIUNgIAIA9BACgCMGog' +
+  'CSgCGEEIdkH/AXEtALAEOgAADAALCyAKQQBOBEAgCkECdEEAKAIcaiAONgIACyAKQQFqIRMgE0ECdEEAKAIYaiALNgIAQQAhEwJA' +
+  'A0AgEyAKSg0BIBNBACgCIGogE0ECdEEAKAIcaigCAGk6AAAgE0EBaiETDAALC0EAIAs2AjggCkEBags0AQF/AkAgACgCACABKAIA' +
+  'ayICDQAgACgCDCABKAIMayICDQAgACgCECABKAIQayECCyACC98CAgl/BHxBACgCtAYhA0EAKAKwBiEEAkADQCAAIARODQFEAAAA' +
+  'AAAA8H8hCkEAIQcgAEECdEEAKAK4BmoiASgCBCEFIAEoAgAhAQJAA0AgASAFTg0BRAAAAAAAAAAAIQkgAUECdEEAKALABmooAgC3' +
+  'IQxBACECAkADQCACIANODQEgASADbCACakEAKAK8BmotAAAiBgRAIAkgAkEDdEEAKALMBmorAwAgBreiQQArA+AGoiAGt0EAKwPo' +
+  'BkEAKwPwBkEAKwP4BiAMokEAKwOAB6OgoqCjoCEJCyACQQFqIQIMAAsLIAmaIAFBACgCxAZqLQAAt6IhCyABQQJ0QQAoAsgGaigC' +
+  'ACEIIAsgCmMgCyAKYSAIIAdIcXIEQCALIQogCCEHCyABQQFqIQEMAAsLIABBA3RBACgC0AZqIAo5AwAgAEECdEEAKALUBmogBzYC' +
+  'ACAAQQFqIQAMAAsLQQALTAEEf0EAKAKECCEAQQAoAogIIQFBfyECAkADQCAAIAFPDQEgACgCACIDQQBIBEBBfg8LIAMgAkoEQCAD' +
+  'IQILIABBBGohAAwACwsgAgu0AgEMf0EAKAL8ByEBAkADQCAAIAFODQEgAEEDdEHAAGoiBSgCACECIAUoAgQhAwJAA0AgAiADTw0B' +
+  'IAIoAgAhBCAEQQJ0QQAoApgHaiIFKAIAIgZFBEAgB0ECdEEAKAL4B2ogBDYCACAHQQFqIQcLIAUgBkEBIAB0cjYCACACQQRqIQIM' +
+  'AAsLIABBAWohAAwACwsCQANAIAggB04NASAIQQJ0QQAoAvgHaigCACEEIARBAnRBACgCmAdqKAIAIgYgC0cEQCAGIQtBACEJAkAD' +
+  'QCAJIApODQEgCUECdEEAKAKgB2ooAgAgBkYNASAJQQFqIQkMAAsLIAkgCkYEQCAKQQJ0QQAoAqAHaiAGNgIAIApBAWohCgsLIAhB' +
+  'AWohCAwACwtBACAHNgKACEEAIAo2AqQHIAcLwwEBCH9BACgCkAchAUEAKAKkByEFQX8hBgJAA0AgACABTg0BIABBAnRBACgClAdq' +
+  'KAIAIQJBACEDIAJBACgCnAdJBEAgAkECdEEAKAKYB2ooAgAhAwsgAEECdEEAKAKsB2ogA2k2AgAgAyAGRwRAIAMhBkEAIQQCQANA' +
+  'IAQgBU4NASAEQQJ0QQAoAqAHaigCACADRg0BIARBAWohBAwACwsgBCEHCyAAQQJ0QQAoArAHaiAHNgIAIABBAWohAAwACwtBAAuE' +
+  'AgEJf0EAKAKQByEBQQAoAsgHIQJBACgCzAchA0EAKALAByEHQQAoAtAHIQgCQANAIAAgAU4NAQJAIABBACgCqAdqLQAAIAJIDQAg' +
+  'A0EASiAAQQJ0QQAoAqwHaigCACADSHENACAAQQJ0QQAoArQHaiIEKAIEIQUgBCgCACEEAkADQCAEIAVODQEgBEEAKAK4B2otAAAg' +
+  'CE4EQEEAIQYCQANAIAYgB04NASAEIAdsIAZqQQAoArwHai0AAARAIAZBAnRBACgCxAdqIAZBAnRBACgCxAdqKAIAQQFqNgIACyAG' +
+  'QQFqIQYMAAsLCyAEQQFqIQQMAAsLCyAAQQFqIQAMAAsLQQALkwICCX8DfEEAKAKQByEBQQAoAsgHIQJBACgCzAchA0EAKwPwByEL' +
+  'AkADQCAAIAFODQECQCAAQQJ0QQAoAqwHaigCACEEIANBAEogBCADSHENACAAQQAoAqgHai0AACEFIAUgBEEAKALYB2pBACgC1Acb' +
+  'IQYgBSACSiAGIAJIcg0AIABBA3RBACgC3AdqKwMAIQlEAAAAAAAAAAAgAEECdEEAKAKwB2ooAgBBA3RBACgC4AdqKwMAQQAoAtQH' +
+  'G5ohCiAFIAZGIAkgCmVxBEAgB0ECdEEAKALkB2ogADYCACAHQQFqIQcFQQEhCCALIAmkIAqkIQsLCyAAQQFqIQAMAAsLQQAgCDYC' +
+  '6AdBACALOQPwByAHC9cFARR/QQAoAgAhAAJAA0AgASAATg0BIAFBA3RBwABqIgIoAgAiAyIFIQYgAigCBCEEAkADQCAFIARPDQEC' +
+  'QCAFKAIAIgdBACgCCE8NACAHQQJ0QQAoAgRqKAIARQ0AIAUoAhhBCHZB/wFxLQCwAkUNACAGIANHBEAgBkEcayAFEAFBAE4EQEF/' +
+  'DwsLIAYgBUcEQCAGIAUoAgA2AgAgBiAFKAIENgIEIAYgBSgCCDYCCCAGIAUoAgw2AgwgBiAFKAIQNgIQIAYgBSgCFDYCFCAGIAUo' +
+  'Ahg2AhgLIAZBHGohBgsgBUEcaiEFDAALCyACIAY2AgQgAUEBaiEBDAALC0F/IQpBfyEMQX8hDUHAACECIAIoAgAhAyACKAIEIQQC' +
+  'QANAIAMgBE8NASADIgkoAgAhByAJKAIMIREgByAMRyARIA1HcgRAIApBAE4EQCAKQQJ0QQAoAhxqIA42AgALIApBAWohCkEAIQ4g' +
+  'CSgCCCEQIBBBf0YEQCAKQQN0QQAoAhBqQQAgB2u3RAAAAAAAADBBoiARt6A5AwAFIApBA3RBACgCEGogELcgEbegOQMACyAKQQJ0' +
+  'QQAoAhRqIAc2AgAgCkECdEEAKAIYaiALNgIAIApBAnRBACgCNGogEDYCACAHIQwgESENCyALIg9BAWohCyAPQQAoAiRqIAkoAhhB' +
+  '/wFxIhNBACgCDCATQQAoAgxIGzoAACAOQQFyIQ4gD0ECdEEAKAIoaiAJKAIQNgIAIA9BAnRBACgCLGogCSgCFDYCACAPQQAoAjBq' +
+  'IAkoAhhBCHZB/wFxLQCwBDoAACADQRxqIQMMAAsLIApBAE4EQCAKQQJ0QQAoAhxqIA42AgALIApBAWohEyATQQJ0QQAoAhhqIAs2' +
+  'AgBBACETAkADQCATIApKDQEgE0EAKAIgaiATQQJ0QQAoAhxqKAIAaToAACATQQFqIRMMAAsLQQAgCzYCOCAKQQFqCw==';
 
 let merger: Exports | null | undefined;
 
@@ -540,7 +600,7 @@ export function mergeLists(lists: readonly Uint8Array[], masks: Int32Array, sear
   mem.fill(0, at[iTf]!, at[iTf]! + entries * nterms);
   const params = [nterms, at[iMasks]!, masks.length, maxTf, at[iUid]!, at[iChunk]!, at[iStart]!, at[iMask]!, at[iHeld]!, at[iTf]!, at[iN]!, at[iLength]!, at[iWeight]!, at[iFirst]!];
   params.forEach((v, i) => (ints[i] = v));
-  const count = x.merge();
+  const count = nterms === 1 ? x.merge1() : x.merge();
   if (count < 0) return null;
   const rows = new Int32Array(x.memory.buffer, 0, FREE / 4)[P_ROWS / 4]!;
   const b = x.memory.buffer;
