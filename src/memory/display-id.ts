@@ -8,20 +8,26 @@ export const DISPLAY_HEADROOM = 2;
 export function displayIds(ids: readonly string[], min = DISPLAY_MIN): Map<string, string> {
   const out = new Map<string, string>();
   const sorted = [...new Set(ids)].sort();
-  sorted.forEach((id, i) => {
-    let unique = 1;
-    for (const other of [sorted[i - 1], sorted[i + 1]]) {
-      if (other === undefined) continue;
-      let common = 0;
-      while (common < id.length && id[common] === other[common]) common++;
-      unique = Math.max(unique, common + 1);
-    }
-    let len = Math.max(min, unique + DISPLAY_HEADROOM);
-    // A separator carries no headroom (every UUID has its dash there): take the next character too.
-    if (len < id.length && /[-_.]/.test(id[len - 1]!)) len++;
-    out.set(id, id.slice(0, len));
-  });
+  sorted.forEach((id, i) => out.set(id, displayIdBetween(id, sorted[i - 1], sorted[i + 1], min)));
   return out;
+}
+
+/**
+ * The display id of `id` among ids whose sorted order puts `before` and `after` next to it
+ * (undefined: none), as displayIds gives it: it reads nothing else.
+ */
+export function displayIdBetween(id: string, before: string | undefined, after: string | undefined, min = DISPLAY_MIN): string {
+  let unique = 1;
+  for (const other of [before, after]) {
+    if (other === undefined) continue;
+    let common = 0;
+    while (common < id.length && id[common] === other[common]) common++;
+    unique = Math.max(unique, common + 1);
+  }
+  let len = Math.max(min, unique + DISPLAY_HEADROOM);
+  // A separator carries no headroom (every UUID has its dash there): take the next character too.
+  if (len < id.length && /[-_.]/.test(id[len - 1]!)) len++;
+  return id.slice(0, len);
 }
 
 /** Ids matching a key exactly or by prefix; an exact match wins over prefixes. */

@@ -5,7 +5,7 @@
 // raw), and a chunk is inflated only while one of its units could still reach the page
 // (docs/cli.md, "How search ranks").
 import { allProviders } from '../agents/registry.js';
-import { displayIds } from '../memory/display-id.js';
+import { displayIdBetween, displayIds } from '../memory/display-id.js';
 import { formatRef } from '../memory/ref.js';
 import { findSource, recordSourceNames } from '../memory/sources.js';
 import { isSivtrReadOnly } from '../memory/self-commands.js';
@@ -860,11 +860,37 @@ function compare(a: Candidate, b: Candidate): number {
   return codeUnitOrder(a.source, b.source) || codeUnitOrder(a.sid, b.sid) || a.idx - b.idx;
 }
 
-function sessionDisplayIds(index: IndexDb, sources: Set<string>): Map<string, Map<string, string>> {
+/** The display ids of the sessions of `page`, by source (displayIds over each source's session ids). */
+function sessionDisplayIds(index: IndexDb, page: Candidate[]): Map<string, Map<string, string>> {
   const out = new Map<string, Map<string, string>>();
-  for (const source of sources) {
+  for (const source of new Set(page.map((c) => c.source))) {
     if (findSource(source)?.sessionIsUnit) continue; // refs name these sessions by their full id
-    out.set(source, index.keptWhileUnchanged(`display-ids:${source}`, () => displayIds(index.sidsOf(source))));
+    const sids = page.filter((c) => c.source === source).map((c) => c.sid);
+    out.set(source, index.keepLeads ? index.keptWhileUnchanged(`display-ids:${source}`, () => displayIds(index.sidsOf(source))) : (neighbourDisplayIds(index, source, sids) ?? displayIds(index.sidsOf(source))));
+  }
+  return out;
+}
+
+const ASCII = /^[\x00-\x7f]*$/;
+
+/**
+ * The display ids of `sids` alone, each from its neighbours among the source's ids, which is all
+ * displayIds reads of them: a one-shot search shows a few sessions of sources holding hundreds
+ * (reading, sorting and prefixing 333 ids each of two sources was ~2 M instructions of a search
+ * of 会话 at 1 GB). SQLite orders the ids by their UTF-8 bytes, the order of code points, which
+ * is JavaScript's wherever the first difference holds an ASCII character: undefined (every id
+ * read) unless an id and its neighbours are ASCII.
+ */
+function neighbourDisplayIds(index: IndexDb, source: string, sids: string[]): Map<string, string> | undefined {
+  const before = index.stmt('SELECT max(sid) FROM sessions WHERE source = ? AND sid < ?').pluck();
+  const after = index.stmt('SELECT min(sid) FROM sessions WHERE source = ? AND sid > ?').pluck();
+  const out = new Map<string, string>();
+  for (const sid of sids) {
+    if (out.has(sid)) continue;
+    const b = (before.get(source, sid) as string | null) ?? undefined;
+    const a = (after.get(source, sid) as string | null) ?? undefined;
+    if (!ASCII.test(sid) || (b !== undefined && !ASCII.test(b)) || (a !== undefined && !ASCII.test(a))) return undefined;
+    out.set(sid, displayIdBetween(sid, b, a));
   }
   return out;
 }
@@ -1446,7 +1472,7 @@ export function search(index: IndexDb, req: SearchRequest): SearchResult {
   }
   const { page: found, leadPart, ...rest } = result;
   const page = withTexts(index, found);
-  const ids = sessionDisplayIds(index, new Set(page.map((c) => c.source)));
+  const ids = sessionDisplayIds(index, page);
   const hits = page.map((c) => toHit(index, chunks, c, req, terms, ids, leadPart));
   return { ...rest, hits };
 }

@@ -42,6 +42,22 @@ describe('refs sivtr printed keep resolving', () => {
     expect(r.stdout).toBe('mine\n');
   });
 
+  it("search prints each hit's session by the display id it has among every session of its source", () => {
+    // A page's display ids come from each shown session's neighbours in SQLite's order (an
+    // ASCII id), else from every id of the source: both must print what displayIds gives.
+    const ids = ['0199b0d4-1111-7c3d-9f00-aabbccddeeff', '0199b0d4-1122-7c3d-9f00-000000000000', '0199b0c2-7a1e-7c3d-9f00-1b2c3d4e5f60', '0199b0d5-0000', 'zz-9', 'zzé-1', 'zzé-2'];
+    ids.forEach((id, i) => writeLog(data, id, [record(i % 2 === 0 ? `needle even${i}` : `needle odd${i}`)]));
+    const expected = displayIds(ids);
+    const printed = (word: string): string[] => runCli(['search', 'terminal', word, '--limit', '20'], { env }).stdout.split('\n').filter((l) => l.startsWith('terminal/')).map((l) => l.split(/\s/)[0]!.split('/')[1]!).sort();
+    const shown = printed('needle'); // every id read: the page holds non-ASCII ones
+    expect(shown).toEqual(ids.map((id) => expected.get(id)!).sort());
+    expect(shown).toContain('0199b0d4-1122-7'); // past the prefix it shares with its neighbour
+    // One hit: from its neighbours, the later one the longer prefix it shares.
+    expect(printed('even0')).toEqual([expected.get(ids[0]!)]);
+    expect(printed('odd1')).toEqual([expected.get(ids[1]!)]);
+    expect(printed('odd5')).toEqual([expected.get('zzé-1')]);
+  });
+
   it('display ids: 8 characters, or unique plus two more, never ending on a separator', () => {
     const ids = displayIds(['7f3e0c2a-5b1d', '2b8d4f60-0a1b', 'abcdefab12', 'abcdefab34', 'short']);
     expect(ids.get('7f3e0c2a-5b1d')).toBe('7f3e0c2a');
