@@ -5,15 +5,13 @@
 // value is (PASSWORD=…, "apiKey": "…", https://user:PASSWORD@host). No rule fires on randomness
 // alone; entropy only rejects placeholders (`TOKEN=xxxxxxxx`) and prose after `Bearer`.
 
-import { holdsAssignmentHint, holdsRuleHint } from './secret-hints.js';
-
 export type MaskResult = { text: string; count: number; kinds: string[] };
 
 type Rule = {
   kind: string;
   /**
    * Makes the rule's regex, once, when a text first holds the rule's hint: a search or a listing
-   * tests only the hints (holdsRuleHint), and making two dozen regexes at module load (V8 parses each
+   * tests only the hints (ANY_HINT), and making two dozen regexes at module load (V8 parses each
    * pattern when it is made) was the largest module initialisation of a warm search.
    */
   re: () => RegExp;
@@ -86,10 +84,7 @@ const RULES: Rule[] = [
 ];
 
 // No hint matches whitespace (a space, a tab, a line break): mayHoldSecretAcross and mayHoldSecret rely on it.
-/** Every rule's hint, as one regex's source: holdsRuleHint answers as this regex would (its test holds it so). */
-export function ruleHintSource(): string {
-  return RULES.map((r) => r.hint).join('|');
-}
+const ANY_HINT = new RegExp(RULES.map((r) => r.hint).join('|'));
 /** Each rule's regex once made (Rule.re), by the rule's place in RULES. */
 const RULE_RES: (RegExp | undefined)[] = [];
 
@@ -157,9 +152,8 @@ const ASSIGNMENT = /(?<![A-Za-z0-9_$])(["']?)([A-Za-z_][A-Za-z0-9_.-]{0,80})\1[ 
 // texts, but compiling an i regex folds case through ICU (~0.9 M instructions of every search
 // that prints a hit, callgrind).
 const HINT_WORDS = ['pass', 'pwd', 'secret', 'token', 'key', 'pat'].map((w) => [...w].map((c) => `[${c.toUpperCase()}${c}]`).join('')).join('|');
-/** An assignment's hint, as a regex's source: holdsAssignmentHint answers as this regex would (its test holds it so). */
-export const ASSIGNMENT_HINT_SOURCE = `(?:${HINT_WORDS})[A-Za-z0-9_.-]*["']?[ \\t]*[=:]`;
-/** The part of an assignment hint that can end a text, when the `=` or `:` begins the next one (ASSIGNMENT_HINT_SOURCE, cut there). */
+const ASSIGNMENT_HINT = new RegExp(`(?:${HINT_WORDS})[A-Za-z0-9_.-]*["']?[ \\t]*[=:]`);
+/** The part of an assignment hint that can end a text, when the `=` or `:` begins the next one (ASSIGNMENT_HINT, cut there). */
 const ASSIGNMENT_HEAD = new RegExp(`(?:${HINT_WORDS})[A-Za-z0-9_.-]*["']?[ \\t]*$`);
 const ASSIGNMENT_REST = /^[ \t]*[=:]/;
 
@@ -173,7 +167,7 @@ export function mayHoldSecretAcross(left: string, right: string): boolean {
 }
 
 function maskAssignments(text: string, found: string[]): string {
-  if (!holdsAssignmentHint(text)) return text;
+  if (!ASSIGNMENT_HINT.test(text)) return text;
   return text.replace(ASSIGNMENT, (match: string, _q: string, name: string, dq?: string, sq?: string, bare?: string) => {
     const value = dq ?? sq ?? bare ?? '';
     if (!isSecretName(name) || isPlaceholder(value)) return match;
@@ -187,7 +181,7 @@ function maskAssignments(text: string, found: string[]): string {
 
 function maskByRules(text: string, found: string[]): string {
   // No hint in the text: no rule can match it, nor (nothing being replaced) any later rule.
-  if (!holdsRuleHint(text)) return text;
+  if (!ANY_HINT.test(text)) return text;
   let out = text;
   for (let i = 0; i < RULES.length; i++) {
     const rule = RULES[i]!;
@@ -213,7 +207,7 @@ function maskByRules(text: string, found: string[]): string {
  * several texts joined by `\n` is in the joined text, and one test answers for all of them.
  */
 export function mayHoldSecret(text: string): boolean {
-  return holdsRuleHint(text) || holdsAssignmentHint(text);
+  return ANY_HINT.test(text) || ASSIGNMENT_HINT.test(text);
 }
 
 /** Text with every secret the rules find replaced by `[masked:KIND]`. */
