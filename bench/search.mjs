@@ -62,14 +62,17 @@ async function parseTime(files, runs) {
   return median(times);
 }
 
-function coldTime(env, data, runs, label) {
-  const times = [];
+/** Medians of cold builds under each of `envs`, taken in turn so that drift in the load meets them alike; the last build's index is left. */
+function coldTimes(envs, data, runs) {
+  const times = envs.map(() => []);
   for (let i = 0; i < runs; i++) {
-    clearIndex(data);
-    times.push(run([BIN, 'search', 'connection refused'], env).ms);
-    process.stderr.write(`${label} ${i + 1}/${runs}: ${fmt(times.at(-1))}\n`);
+    envs.forEach(([label, env], k) => {
+      clearIndex(data);
+      times[k].push(run([BIN, 'search', 'connection refused'], env).ms);
+      process.stderr.write(`${label} ${i + 1}/${runs}: ${fmt(times[k].at(-1))}\n`);
+    });
   }
-  return median(times);
+  return times.map(median);
 }
 
 /**
@@ -163,7 +166,8 @@ async function main() {
     const termIndex = indexSize(termOnly);
     const [bareForCold] = warmTimes([{ cmd: process.execPath, argv: ['-e', ''] }], minimal, 5);
     const parse = await parseTime(files, opts.coldRuns);
-    const cold = coldTime(minimal, data, opts.coldRuns, 'cold build');
+    // Beside it, the same build under V8's default tier-up budget (see src/store/build-tiering.ts).
+    const [coldDefaultTiering, cold] = coldTimes([['cold build, V8 default tier-up budget', { ...minimal, SIVTR_BUILD_TIERING: 'default' }], ['cold build', minimal]], data, opts.coldRuns);
     const indexBytes = indexSize(data);
 
     // 2. Interrupted and resumed.
@@ -196,6 +200,7 @@ async function main() {
     const report = [
       `corpus: ${files.length} files, ${mb(corpusBytes)} (agents + ${opts.records} terminal records); load average ${loadBefore.toFixed(2)} before, ${loadavg()[0].toFixed(2)} after (${process.env.BENCH_NOTE ?? 'a loaded machine makes every figure slower, the ratios less so'})`,
       `1. cold index build (first search, fresh process): ${fmt(cold)} = ${mbps.toFixed(1)} MB/s (goal ≥ 100 MB/s)   JSON.parse of every line: ${fmt(parse)}   ratio ${ratio(cold, parse)} (goal ≤ 3×; ${ratio(coldNoStart, parse)} without node's own start-up)`,
+      `   the same build under V8's default tier-up budget (SIVTR_BUILD_TIERING=default, builds taken in turn with the above): ${fmt(coldDefaultTiering)}, ratio ${ratio(coldDefaultTiering, parse)}`,
       `   terminal records alone (${mb(sizeOf(terminalFiles))}): ${fmt(term.cold)}   JSON.parse: ${fmt(term.parse)}   ratio ${ratio(term.cold, term.parse)} (goal ≤ 3×, node's start-up included); bare node start-up alone is ${fmt(term.bare)}, ${ratio(term.cold - term.bare, term.parse)} without it (medians of ${term.rounds} rounds, each a cold build, a bare node and a JSON.parse pass; the median of the rounds' own ratios: ${term.ratio.toFixed(2)}×, ${term.ratioNoStart.toFixed(2)}× without start-up)`,
       `2. index.db: ${mb(indexBytes)} for ${mb(corpusBytes)} of sources (${((indexBytes / corpusBytes) * 100).toFixed(1)}%, goal ≤ 30%); terminal records alone: ${((termIndex / sizeOf(terminalFiles)) * 100).toFixed(1)}%`,
       `   interrupted half way (exit ${stop.code}): integrity_check ${stop.check}, ${stop.kept} files already indexed; the next search re-read ${stop.stats.filesSeen - stop.stats.filesUnchanged} of ${stop.stats.filesSeen} files in ${fmt(stop.ms)}`,

@@ -26,6 +26,7 @@ import { useCaptureRules, type CaptureRulesData } from '../session/capture-rules
 import { unitDoc, type UnitDoc } from './docs.js';
 import { bytesRead, packUnits, type PackedChunk } from './index-db.js';
 import { packRecords } from './record-pack.js';
+import { raiseBuildTierUpBudget } from './build-tiering.js';
 import { storesRecords } from './record-chunks.js';
 
 /** What the helper needs to plan a source as the main thread did. */
@@ -108,6 +109,9 @@ export class SyncHelper {
       const worker = new (workerThreads().Worker)(file, { argv, workerData, env, stdout: false, stderr: false });
       worker.unref();
       worker.once('exit', copies.release);
+      // The helper raises V8's tier-up budget for the whole process (build-tiering.ts), and a code
+      // cache made under other flags is refused by every later start: this run writes none.
+      (globalThis as { __sivtrAtypicalRun?: () => void }).__sivtrAtypicalRun?.();
       return new SyncHelper(worker, new Int32Array(claims));
     } catch {
       copies?.release();
@@ -263,6 +267,8 @@ export function serveSyncHelper(): void {
     } else if (!plan) {
       plan = request;
       if (plan.rules) useCaptureRules(plan.rules);
+      // Loaded from its seed by now, so the seed was checked under the flags it was made with.
+      raiseBuildTierUpBudget(env);
       port.postMessage({ type: 'ready' } satisfies Reply);
       void work();
     }

@@ -143,6 +143,29 @@ describe('code cache', () => {
     }
   });
 
+  it('a run the index helper worked in writes no cache: the helper raised V8\'s tier-up budget, and a cache made under other flags is refused by every later start', () => {
+    for (const f of ['bin/seeded-worker.js', 'dist/index-worker.cjs']) copyFileSync(join(ROOT, f), join(pkg, f));
+    // The index holds the terminal log (so the next build is not one from nothing), and a warm search wrote its cache.
+    expect(run('search', 'two').code).toBe(0);
+    expect(run('search', 'two').code).toBe(0);
+    expect(existsSync(cacheFile('search'))).toBe(true);
+    rmSync(cacheFile('search'));
+    // New agent sessions, read by the helper at once: a run light enough to write a cache otherwise.
+    generateCorpus(env.HOME!, { sessions: 6, mb: 1 });
+    const r = spawnSync(process.execPath, [join(pkg, 'bin', 'sivtr.js'), 'search', 'tok-claude-3-1', '--format', 'json'], { env: { ...env, SIVTR_INDEX_HELPER_AFTER_MS: '0', SIVTR_INDEX_STATS: '1' }, cwd: env.HOME, encoding: 'utf8', timeout: 60_000 });
+    expect(r.status, r.stderr).toBe(0);
+    const stats = JSON.parse(/^sivtr-index-stats (.*)$/m.exec(r.stderr)![1]!) as { sessionsHelped: number; fromEmpty: boolean };
+    expect(stats.fromEmpty).toBe(false);
+    expect(stats.sessionsHelped, 'the helper read sessions').toBeGreaterThan(0);
+    expect(existsSync(cacheFile('search')), 'the helper\'s run wrote no cache').toBe(false);
+    // The next run writes one under the default flags, and the one after accepts it.
+    const warm = run('search', 'tok-claude-3-1', '--format', 'json');
+    expect(warm.stdout).toBe(r.stdout);
+    const written = readFileSync(cacheFile('search'));
+    expect(run('search', 'tok-claude-3-1', '--format', 'json')).toEqual(warm);
+    expect(readFileSync(cacheFile('search')).equals(written), 'an accepted cache is not rewritten').toBe(true);
+  });
+
   it('a corrupt cache is ignored and replaced', () => {
     expect(run('diff', '1', '2').code).toBe(0);
     writeFileSync(cacheFile('diff'), 'not a V8 code cache');
