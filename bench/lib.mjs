@@ -1,8 +1,12 @@
 // Shared helpers for benchmarks: run a command N times, report the median wall time.
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { createRequire } from 'node:module';
+
+/** @type {(paths: string[]) => number} */
+const parseLines = createRequire(import.meta.url)('./parse-lines.cjs').parseLines;
 
 /** @param {{ runs?: number, env?: NodeJS.ProcessEnv, cwd?: string, input?: string }} [opts] */
 export function timeRuns(cmd, args, opts = {}) {
@@ -35,20 +39,7 @@ export const fmt = (ms) => `${ms.toFixed(1)} ms`;
  * than the windows on that corpus, so it is the stricter baseline.
  */
 export async function plainParse(paths) {
-  let lines = 0;
-  for (const path of paths) {
-    const bytes = readFileSync(path);
-    for (let start = 0; start < bytes.length;) {
-      let end = bytes.indexOf(10, start);
-      if (end === -1) end = bytes.length;
-      if (end > start) {
-        JSON.parse(bytes.toString('utf8', start, end));
-        lines++;
-      }
-      start = end + 1;
-    }
-  }
-  return lines;
+  return parseLines(paths);
 }
 
 /** `--name value` options over `defaults`: numbers where the default is a number (or absent), `--corpus` a path. */
