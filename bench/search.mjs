@@ -2,6 +2,8 @@
 // Search benchmark (issue 9). Every goal against a baseline measured in the same run:
 //   1. cold index build (first `sivtr search`, no index.db)  vs a plain JSON.parse of every line   goal ≤ 3× and ≥ 100 MB/s
 //      the same for the terminal records alone                                                     goal ≤ 3×
+//      (against the pass in this process, and against a process of its own that parses them: bench/parse-lines.cjs)
+//      and the same build under V8's default tier-up budget beside it (src/store/build-tiering.ts)
 //   2. index.db size                                          vs the corpus                         goal ≤ 30%
 //   3. warm `search` and `sessions --global`, fresh processes vs bare `node -e ''`                  goal ≤ 1.5× (会话: ≤ 2×)
 //      and, as a baseline only, the floor: node + the SQLite addon + open index.db + one row (bench/search-floor.cjs)
