@@ -231,6 +231,25 @@ describe('search with the leads read as bytes', () => {
     expect(how({ query: 'σίσυφος' })).toBe('neither');
   });
 
+  it('ranks without a ranker over the leads when the terms’ keys are in a few chunks, with the same answer', () => {
+    const req = { ...base, query: 'tok-claude-3-1', target: 'agent' };
+    // A ranker made over the leads read as bytes counts a level either ranked or read on.
+    const rankers = (): number => leadBytesPath.ranked + leadBytesPath.readOn;
+    const before = rankers();
+    const few = search(index, req);
+    expect(rankers(), 'a ranker over the leads').toBe(before);
+    expect(few.hits.length).toBeGreaterThan(0);
+    const saved = leadBytesPath.fewChunks;
+    leadBytesPath.fewChunks = 0;
+    try {
+      const bytes = search(index, req);
+      expect(rankers(), 'the same search, no chunk count too few').toBeGreaterThan(before);
+      expect(few).toEqual(bytes);
+    } finally {
+      leadBytesPath.fewChunks = saved;
+    }
+  });
+
   it('leaves terms beyond ASCII and caseless scripts to the walk', () => {
     const used = leadBytesPath.used;
     expect(search(index, { ...base, query: 'σίσυφος' }).hits.length).toBeGreaterThan(0);
