@@ -8,7 +8,8 @@
 // version and command), written once after a run that ended well (and did not build the index from
 // nothing): parsing the bundle and compiling the functions a command runs cost ~10 ms of every
 // start, about a third of bare `node`. Any
-// problem with the cache (missing, stale, unwritable dir, SIVTR_NO_CODE_CACHE=1) means compiling
+// problem with the cache (missing, stale, unwritable dir, SIVTR_NO_CODE_CACHE=1), and a debugging
+// run (SIVTR_DEBUG=1, whose stack traces go through the source map), means compiling
 // as a plain require() would.
 //
 // A command with a slim bundle of its own (dist/sivtr-<command>.cjs: `search`, `sessions`) runs
@@ -34,6 +35,13 @@ function writable(dir, fs) {
 
 function runWithCodeCache() {
   if (process.env.SIVTR_NO_CODE_CACHE) return false;
+  // The bundles' identifiers are minified (scripts/build.mjs): a debugging run maps its stack
+  // traces back to src/ through the source map beside the bundle, which Node reads only for a
+  // file loaded by require() once source maps are on.
+  if (process.env.SIVTR_DEBUG) {
+    process.setSourceMapsEnabled(true);
+    return false;
+  }
   const vm = require('node:vm');
   const fs = require('node:fs');
   // The CommonJS loader's Module class, as node:module exports it: node:module itself also loads

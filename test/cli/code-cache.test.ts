@@ -166,6 +166,17 @@ describe('code cache', () => {
     expect(readFileSync(cacheFile('search')).equals(written), 'an accepted cache is not rewritten').toBe(true);
   });
 
+  it('a debugging run (SIVTR_DEBUG=1) prints a stack trace that names the src/ files and functions, through the source map, and writes no cache', () => {
+    copyFileSync(join(ROOT, 'dist', 'sivtr.cjs.map'), join(pkg, 'dist', 'sivtr.cjs.map'));
+    env = { ...env, SIVTR_DEBUG: '1' };
+    const r = run('show', 'claude/no-such-session');
+    expect(r.code, r.stderr).not.toBe(0);
+    expect(r.stderr).toContain('SivtrError');
+    // The bundle's identifiers are minified: without the map a frame reads `at Xy (…/dist/sivtr.cjs:114:2744)`.
+    expect(r.stderr).toMatch(/at \w{4,} \(.*src[\\/]memory[\\/][\w-]+\.ts:\d+:\d+\)/);
+    expect(existsSync(cacheFile('show'))).toBe(false);
+  });
+
   it('a corrupt cache is ignored and replaced', () => {
     expect(run('diff', '1', '2').code).toBe(0);
     writeFileSync(cacheFile('diff'), 'not a V8 code cache');
