@@ -1,8 +1,9 @@
 // Terminal logs: one JSONL SessionEntry per line. Loading tolerates anything; unreadable lines
 // are salvaged (the original kept beside the log, the lines blanked) by the next append or the
 // next reader, so a corrupt or legacy log never blocks recording and never loses a line.
-import { closeSync, existsSync, fchmodSync, fstatSync, openSync, readdirSync, readFileSync, statSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, fchmodSync, fstatSync, openSync, readdirSync, readFileSync, writeSync } from 'node:fs';
 import { childPath, ensurePrivateDir } from '../files.js';
+import { statStamp } from '../file-stat.js';
 import { dirname } from 'node:path';
 import { SivtrError, warn } from '../errors.js';
 import { isEntryShape, normaliseRaw, parseRawEntryLine, serializeEntry, type RawEntry, type SessionEntry } from './entry.js';
@@ -160,11 +161,13 @@ export function listTerminalLogs(env: Env = process.env): TerminalLogInfo[] {
   for (const name of names) {
     if (!name.endsWith('.jsonl')) continue;
     const path = childPath(dir, name);
+    // statStamp, not statSync: `sessions` and `copy` list the logs at every start, and one Stats
+    // object made here compiled Node's whole Stats machinery for it (src/file-stat.ts).
     try {
-      const st = statSync(path);
-      if (st.isFile()) logs.push({ id: name.slice(0, -'.jsonl'.length), path, mtimeMs: st.mtimeMs, size: st.size });
+      const st = statStamp(path);
+      if (st?.kind === 'file') logs.push({ id: name.slice(0, -'.jsonl'.length), path, mtimeMs: st.mtimeMs, size: st.size });
     } catch {
-      // vanished between readdir and stat
+      // unreadable: left out, as a log that vanished between readdir and stat
     }
   }
   // Code-unit order: localeCompare's first call loads ICU collation, several ms of every command.
