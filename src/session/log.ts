@@ -161,8 +161,8 @@ export function listTerminalLogs(env: Env = process.env): TerminalLogInfo[] {
   for (const name of names) {
     if (!name.endsWith('.jsonl')) continue;
     const path = childPath(dir, name);
-    // statStamp, not statSync: `sessions` and `copy` list the logs at every start, and one Stats
-    // object made here compiled Node's whole Stats machinery for it (src/file-stat.ts).
+    // statStamp, not statSync: `sessions` and `copy` list the logs at every start, and each log
+    // got a fourteen-field Stats object where three numbers are read (src/file-stat.ts).
     try {
       const st = statStamp(path);
       if (st?.kind === 'file') logs.push({ id: name.slice(0, -'.jsonl'.length), path, mtimeMs: st.mtimeMs, size: st.size });
